@@ -1,0 +1,60 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Database } from './db/database.js';
+import { createGraphQLEndpoint } from './graphql/apollo.js';
+import { createHttpServer } from './http/server.js';
+import type { Logger } from './logger.js';
+import { allRoutes } from './rest/index.js';
+import { createServices, type Services } from './services.js';
+
+export interface AppOptions {
+  db: Database;
+  logger: Logger;
+  adminToken?: string;
+  exposeStatementCount?: boolean;
+}
+
+export interface App {
+  server: Server;
+  services: Services;
+  listen(port: number, host: string): Promise<AddressInfo>;
+  /** Stops accepting, lets in-flight requests finish (up to `graceMs`), then stops background work. */
+  close(graceMs?: number): Promise<void>;
+}
+
+export async function createApp(options: AppOptions): Promise<App> {
+  const { db, logger } = options;
+  const services = await createServices(db, logger);
+  const graphql = await createGraphQLEndpoint(services);
+  const server = createHttpServer({
+    routes: allRoutes(services, graphql),
+    apiKeys: services.apiKeys,
+    calls: services.calls,
+    idempotency: services.idempotency,
+    logger,
+    adminToken: options.adminToken,
+    exposeStatementCount: options.exposeStatementCount ?? false,
+  });
+  services.calls.start();
+  const purge = setInterval(() => void services.idempotency.purgeExpired().catch(() => undefined), 3_600_000);
+  purge.unref();
+  return {
+    server,
+    services,
+    listen: (port, host) =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => resolve(server.address() as AddressInfo));
+      }),
+    async close(graceMs = 10_000) {
+      clearInterval(purge);
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+      await closed;
+      clearTimeout(timer);
+      await graphql.stop();
+      await services.calls.stop();
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config.js';
+import { connectTarget } from '../db/connect.js';
+import { migrate, openDatabase } from '../db/database.js';
+import { ApiKeyService } from '../domain/auth/api-key.service.js';
+import { loadPlans } from '../domain/auth/plans.js';
+import { LedgerError } from '../domain/errors.js';
+import { createLogger } from '../logger.js';
+
+/** `npm run apikey -- --owner alice --plan pro`: prints {"api_key","owner","plan_code"}. */
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { owner: { type: 'string' }, plan: { type: 'string' } } });
+  if (!values.owner || !values.plan) {
+    process.stderr.write('usage: npm run apikey -- --owner <owner> --plan <free|starter|pro|enterprise>\n');
+    process.exit(2);
+  }
+  const config = loadConfig();
+  const logger = createLogger('warn');
+  const target = await connectTarget(config, logger, true);
+  const db = await openDatabase(target.url, logger, 2);
+  try {
+    if (target.embedded) await migrate(db, logger);
+    const keys = new ApiKeyService(db, await loadPlans(db));
+    process.stdout.write(`${JSON.stringify(await keys.issue(values.owner.trim(), values.plan))}\n`);
+  } catch (error) {
+    process.stderr.write(`${error instanceof LedgerError ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  } finally {
+    await db.close();
+    await target.embedded?.stop();
+  }
+}
+
+void main();

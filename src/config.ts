@@ -1,0 +1,76 @@
+import path from 'node:path';
+
+export interface Config {
+  host: string;
+  port: number;
+  /** Embedded PostgreSQL data and the dev key live here; unused when `databaseUrl` is set. */
+  dataDir: string;
+  databaseUrl?: string;
+  adminToken?: string;
+  autoMigrate: boolean;
+  logLevel: string;
+  dbPoolSize: number;
+  /** Requests still running after this many ms at shutdown are abandoned. */
+  shutdownGraceMs: number;
+  /** Expose `x-sql-statements` on responses (benchmarks, tests). */
+  exposeStatementCount: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, problem: string) {
+    super(`invalid configuration: ${variable} ${problem}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be an integer, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+function optional(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  return raw === undefined || raw === '' ? undefined : raw;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function loadConfig(env: Env = process.env): Config {
+  const databaseUrl = optional(env, 'DATABASE_URL');
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL', 'must be a postgres:// or postgresql:// URL');
+  }
+  const host = optional(env, 'HOST') ?? '127.0.0.1';
+  if (/\s/.test(host)) throw new ConfigError('HOST', 'must be a host name or address');
+  const logLevel = optional(env, 'LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+  const adminToken = optional(env, 'LEDGER_ADMIN_TOKEN');
+  if (adminToken !== undefined && adminToken.length < 8) {
+    throw new ConfigError('LEDGER_ADMIN_TOKEN', 'must be at least 8 characters');
+  }
+  return {
+    host,
+    port: integer(env, 'PORT', 4000, 0, 65535),
+    dataDir: path.resolve(optional(env, 'LEDGER_DATA_DIR') ?? '.ledger-data'),
+    databaseUrl,
+    adminToken,
+    autoMigrate: boolean(env, 'LEDGER_AUTO_MIGRATE', true),
+    logLevel,
+    dbPoolSize: integer(env, 'LEDGER_DB_POOL_SIZE', 20, 1, 500),
+    shutdownGraceMs: integer(env, 'LEDGER_SHUTDOWN_GRACE_MS', 10000, 0, 600000),
+    exposeStatementCount: boolean(env, 'LEDGER_EXPOSE_STATEMENT_COUNT', false),
+  };
+}

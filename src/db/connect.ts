@@ -1,0 +1,23 @@
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import { embeddedUrl, runningClusterPort, startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres.js';
+
+export interface DatabaseTarget {
+  url: string;
+  /** Set when this process started the embedded cluster and must stop it. */
+  embedded?: EmbeddedDatabase;
+}
+
+/**
+ * `DATABASE_URL` when given; else the embedded cluster in LEDGER_DATA_DIR — the one already
+ * running there (`reuseRunning`, for the CLI next to a live service) or a new one.
+ */
+export async function connectTarget(config: Config, logger: Logger, reuseRunning = false): Promise<DatabaseTarget> {
+  if (config.databaseUrl) return { url: config.databaseUrl };
+  if (reuseRunning) {
+    const port = runningClusterPort(config.dataDir);
+    if (port) return { url: embeddedUrl(port) };
+  }
+  const embedded = await startEmbeddedPostgres(config.dataDir, logger);
+  return { url: embedded.url, embedded };
+}

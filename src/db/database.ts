@@ -1,0 +1,80 @@
+import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import pg from 'pg';
+import { entities } from './entities.js';
+import { instrumentClient } from './statement-counter.js';
+import { migrations } from '../../migrations/index.js';
+import type { Logger } from '../logger.js';
+
+// Postgres int8 and numeric arrive as strings; money stays exact because we never parse
+// them as floats (see money.ts). Counts (int8) are converted explicitly where needed.
+
+export interface Database {
+  orm: MikroORM;
+  pool: pg.Pool;
+  /** A fresh unit of work (one per request or operation). */
+  em(): EntityManager;
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /** Runs `fn` on one pooled client inside BEGIN/COMMIT (ROLLBACK on throw). */
+  transaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export async function openDatabase(url: string, logger: Logger, poolSize = 20): Promise<Database> {
+  const orm = await MikroORM.init({
+    clientUrl: url,
+    entities,
+    extensions: [Migrator],
+    pool: { min: 0, max: poolSize },
+    migrations: { migrationsList: migrations, tableName: 'mikro_orm_migrations', snapshot: false, silent: true },
+    debug: false,
+    allowGlobalContext: false,
+  });
+  const pool = (await orm.em.getConnection().getNativeClient()) as pg.Pool;
+  pool.on('connect', (client) => instrumentClient(client));
+  pool.on('error', (err) => logger.warn({ err }, 'idle database connection failed'));
+  return {
+    orm,
+    pool,
+    em: () => orm.em.fork(),
+    async query<T>(text: string, params?: unknown[]) {
+      const result = await pool.query(text, params as unknown[]);
+      return result.rows as T[];
+    },
+    async transaction<T>(fn: (client: pg.PoolClient) => Promise<T>) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => orm.close(true),
+  };
+}
+
+const MIGRATION_LOCK = 727_401_001;
+
+/**
+ * Applies pending migrations. A session advisory lock makes concurrent start-ups take turns,
+ * so two instances against one database never run the same migration twice.
+ */
+export async function migrate(db: Database, logger: Logger): Promise<string[]> {
+  const lock = await db.pool.connect();
+  try {
+    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    const applied = await db.orm.migrator.up();
+    const names = applied.map((m) => m.name);
+    if (names.length) logger.info({ migrations: names }, 'migrations applied');
+    return names;
+  } finally {
+    await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    lock.release();
+  }
+}

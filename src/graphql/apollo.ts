@@ -1,0 +1,46 @@
+import { ApolloServer, HeaderMap } from '@apollo/server';
+import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import type { IncomingMessage } from 'node:http';
+import type { Services } from '../services.js';
+import { LedgerError } from '../domain/errors.js';
+import type { Reply } from '../http/route.js';
+import { createContext, type GraphQLContext } from './context.js';
+import { buildLedgerSchema } from './schema.js';
+import { formatError } from './errors.js';
+
+export interface GraphQLEndpoint {
+  handle(req: IncomingMessage, body: unknown, principal: GraphQLContext['principal'], requestId: string, log: GraphQLContext['log']): Promise<Reply>;
+  stop(): Promise<void>;
+}
+
+export async function createGraphQLEndpoint(services: Services): Promise<GraphQLEndpoint> {
+  const { schema } = await buildLedgerSchema();
+  const apollo = new ApolloServer<GraphQLContext>({
+    schema,
+    csrfPrevention: true,
+    allowBatchedHttpRequests: false,
+    introspection: true,
+    formatError,
+    includeStacktraceInErrorResponses: false,
+    plugins: [ApolloServerPluginInlineTraceDisabled()],
+  });
+  await apollo.start();
+  return {
+    async handle(req, body, principal, requestId, log) {
+      const headers = new HeaderMap();
+      for (const [name, value] of Object.entries(req.headers)) {
+        if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+      }
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const response = await apollo.executeHTTPGraphQLRequest({
+        httpGraphQLRequest: { method: req.method ?? 'POST', headers, search: url.search, body },
+        context: async () => createContext(principal, services, requestId, log),
+      });
+      if (response.body.kind !== 'complete') throw new LedgerError('validation_error', 'incremental delivery is not supported');
+      const replyHeaders: Record<string, string> = {};
+      for (const [name, value] of response.headers) if (name !== 'content-length') replyHeaders[name] = value;
+      return { status: response.status ?? 200, body: JSON.parse(response.body.string), headers: replyHeaders };
+    },
+    stop: () => apollo.stop(),
+  };
+}

@@ -1,0 +1,54 @@
+import type { IncomingMessage } from 'node:http';
+import { LedgerError } from '../domain/errors.js';
+
+export const MAX_BODY_BYTES = 100 * 1024;
+
+/** Reads a JSON body in the contract's order: size (413), media type (415), syntax (400). */
+export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) throw tooLarge();
+  const hasBody = declared !== undefined ? Number(declared) > 0 : req.headers['transfer-encoding'] !== undefined;
+  const contentType = req.headers['content-type'];
+  if (!hasBody && contentType === undefined) return undefined;
+  const raw = await readRaw(req);
+  if (raw.length === 0 && contentType === undefined) return undefined;
+  if (!isJson(contentType)) {
+    throw new LedgerError('unsupported_media_type', 'Content-Type must be application/json', { content_type: contentType ?? null });
+  }
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new LedgerError('invalid_json', 'request body is not valid JSON');
+  }
+}
+
+function isJson(contentType: string | undefined): boolean {
+  if (!contentType) return false;
+  const [type, ...params] = contentType.toLowerCase().split(';').map((s) => s.trim());
+  if (type !== 'application/json') return false;
+  const charset = params.find((p) => p.startsWith('charset='));
+  return !charset || charset === 'charset=utf-8' || charset === 'charset="utf-8"';
+}
+
+function readRaw(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function tooLarge(): LedgerError {
+  return new LedgerError('payload_too_large', `request body exceeds ${MAX_BODY_BYTES} bytes`, { limit: MAX_BODY_BYTES });
+}

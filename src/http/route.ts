@@ -1,0 +1,50 @@
+import type { IncomingMessage } from 'node:http';
+import type { z } from 'zod';
+import type { Principal } from '../domain/auth/api-key.service.js';
+import type { Logger } from '../logger.js';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type Auth = 'api_key' | 'admin' | 'none';
+
+export interface RequestContext<B = unknown, Q = unknown, P = unknown> {
+  body: B;
+  query: Q;
+  params: P;
+  /** Set on `api_key` routes. */
+  principal: Principal;
+  requestId: string;
+  log: Logger;
+  req: IncomingMessage;
+}
+
+export interface Reply {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface RouteDoc {
+  summary: string;
+  tag: string;
+  /** Success status and the schema of its body. */
+  response: { status: number; schema: z.ZodType };
+  /** Error codes this route can answer besides the common ones (401, 429, 500). */
+  errors: string[];
+}
+
+export interface Route<B = any, Q = any, P = any> {
+  method: Method;
+  path: string;
+  auth: Auth;
+  body?: z.ZodType<B>;
+  query?: z.ZodType<Q>;
+  params?: z.ZodType<P>;
+  /** Pass the parsed JSON body through without a schema (GraphQL validates its own documents). */
+  rawBody?: boolean;
+  doc?: RouteDoc;
+  handler(ctx: RequestContext<B, Q, P>): Promise<Reply>;
+}
+
+export function route<B = undefined, Q = undefined, P = undefined>(definition: Route<B, Q, P>): Route<B, Q, P> {
+  return definition;
+}

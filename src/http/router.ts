@@ -1,0 +1,60 @@
+import type { Method, Route } from './route.js';
+
+export interface Match {
+  route: Route;
+  params: Record<string, string>;
+}
+
+interface Compiled {
+  route: Route;
+  segments: string[];
+  staticCount: number;
+}
+
+/** Path templates like `/wallets/{id}`; a static segment wins over a parameter (`/wallets/customer`). */
+export class Router {
+  private readonly routes: Compiled[] = [];
+
+  constructor(routes: Route[]) {
+    for (const route of routes) {
+      const segments = route.path.split('/').filter(Boolean);
+      this.routes.push({ route, segments, staticCount: segments.filter((s) => !s.startsWith('{')).length });
+    }
+    this.routes.sort((a, b) => b.staticCount - a.staticCount);
+  }
+
+  all(): Route[] {
+    return this.routes.map((c) => c.route);
+  }
+
+  /** `undefined`: no route has this path; `null`: the path exists but not for this method. */
+  match(method: string, pathname: string): Match | undefined {
+    const parts = pathname.split('/').filter(Boolean);
+    for (const compiled of this.routes) {
+      if (compiled.route.method !== (method === 'HEAD' ? 'GET' : (method as Method))) continue;
+      const params = matchSegments(compiled.segments, parts);
+      if (params) return { route: compiled.route, params };
+    }
+    return undefined;
+  }
+}
+
+function matchSegments(segments: string[], parts: string[]): Record<string, string> | undefined {
+  if (segments.length !== parts.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i];
+    if (segment.startsWith('{')) {
+      let value: string;
+      try {
+        value = decodeURIComponent(parts[i]);
+      } catch {
+        return undefined;
+      }
+      params[segment.slice(1, -1)] = value;
+    } else if (segment !== parts[i]) {
+      return undefined;
+    }
+  }
+  return params;
+}

@@ -1,0 +1,107 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { ApiKeyService, Principal } from '../domain/auth/api-key.service.js';
+import type { CallCounter } from '../domain/auth/call-counter.js';
+import { LedgerError, toLedgerError, validationError } from '../domain/errors.js';
+import { IdempotencyService, fingerprint } from '../domain/idempotency/idempotency.service.js';
+import { withStatementScope, type StatementScope } from '../db/statement-counter.js';
+import type { Logger } from '../logger.js';
+import { readJsonBody } from './body.js';
+import type { Reply, Route } from './route.js';
+import { Router } from './router.js';
+import { parseInput } from './validate.js';
+
+export interface HttpDeps {
+  routes: Route[];
+  apiKeys: ApiKeyService;
+  calls: CallCounter;
+  idempotency: IdempotencyService;
+  logger: Logger;
+  adminToken?: string;
+  exposeStatementCount: boolean;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const PUBLIC_PREFIXES = ['/healthz', '/readyz', '/openapi.json', '/admin/'];
+
+export function createHttpServer(deps: HttpDeps): Server {
+  const router = new Router(deps.routes);
+  const server = createServer((req, res) => {
+    const scope: StatementScope = { statements: 0 };
+    void withStatementScope(scope, () => handle(deps, router, req, res, scope));
+  });
+  server.keepAliveTimeout = 65_000;
+  return server;
+}
+
+async function handle(deps: HttpDeps, router: Router, req: IncomingMessage, res: ServerResponse, scope: StatementScope): Promise<void> {
+  const started = process.hrtime.bigint();
+  const incomingId = req.headers['x-request-id'];
+  const requestId = typeof incomingId === 'string' && REQUEST_ID.test(incomingId) ? incomingId : randomUUID();
+  const log = deps.logger.child({ requestId });
+  let reply: Reply;
+  try {
+    reply = await dispatch(deps, router, req, requestId, log);
+  } catch (error) {
+    const ledgerError = toLedgerError(error);
+    if (ledgerError.code === 'internal_error') log.error({ err: error, method: req.method, url: req.url }, 'unexpected error');
+    reply = { status: ledgerError.status, body: ledgerError.toBody() };
+    if (ledgerError.code === 'rate_limited') reply.headers = { 'retry-after': String(ledgerError.details.retry_after) };
+  }
+  const payload = reply.body === undefined ? '' : JSON.stringify(reply.body);
+  const headers: Record<string, string | number> = {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(payload),
+    'x-request-id': requestId,
+    ...reply.headers,
+  };
+  if (deps.exposeStatementCount) headers['x-sql-statements'] = scope.statements;
+  res.writeHead(reply.status, headers);
+  res.end(req.method === 'HEAD' ? undefined : payload);
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  log.info({ method: req.method, url: req.url, status: reply.status, ms: Math.round(ms * 100) / 100, statements: scope.statements }, 'request');
+}
+
+async function dispatch(deps: HttpDeps, router: Router, req: IncomingMessage, requestId: string, log: Logger): Promise<Reply> {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const isPublic = PUBLIC_PREFIXES.some((p) => url.pathname === p || (p.endsWith('/') && url.pathname.startsWith(p)));
+  const match = router.match(req.method ?? 'GET', url.pathname);
+  const auth = match?.route.auth ?? (isPublic ? 'none' : 'api_key');
+
+  let principal = undefined as unknown as Principal;
+  if (auth === 'api_key') {
+    principal = await deps.apiKeys.authenticate(header(req, 'api_key'));
+    await deps.calls.admit(principal.ownerId, principal.plan.api_calls_per_day);
+  } else if (auth === 'admin') {
+    if (!deps.adminToken) throw new LedgerError('not_found', 'route not found');
+    if (header(req, 'admin_token') !== deps.adminToken) throw new LedgerError('unauthorized', 'missing or wrong admin_token header');
+  }
+  if (!match) throw new LedgerError('not_found', `no route for ${req.method} ${url.pathname}`);
+  const { route } = match;
+
+  const wantsBody = route.body !== undefined || route.rawBody === true;
+  const rawBody = wantsBody ? await readJsonBody(req) : undefined;
+  const params = route.params ? parseInput(route.params, match.params, 'path') : match.params;
+  const query = route.query ? parseInput(route.query, Object.fromEntries(url.searchParams), 'query') : undefined;
+  const body = route.body ? parseInput(route.body, rawBody ?? {}, 'body') : rawBody;
+
+  const run = async (): Promise<Reply> => route.handler({ body, query, params, principal, requestId, log, req });
+  const key = header(req, 'idempotency-key');
+  if (route.method !== 'POST' || key === undefined || auth !== 'api_key') return run();
+  if (key.length < 1 || key.length > 255) throw validationError('Idempotency-Key', 'must be 1 to 255 characters');
+  const replay = await deps.idempotency.run(principal.ownerId, key, fingerprint('POST', url.pathname, rawBody ?? null), async () => {
+    try {
+      return await run();
+    } catch (error) {
+      const ledgerError = toLedgerError(error);
+      if (ledgerError.code === 'internal_error') throw error;
+      return IdempotencyService.errorReply(ledgerError);
+    }
+  });
+  return replay.replayed ? { ...replay, headers: { 'idempotent-replayed': 'true' } } : replay;
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}

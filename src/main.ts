@@ -1,0 +1,71 @@
+import 'reflect-metadata';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createApp, type App } from './app.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { connectTarget, type DatabaseTarget } from './db/connect.js';
+import { migrate, openDatabase, type Database } from './db/database.js';
+import { createLogger, type Logger } from './logger.js';
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.logLevel);
+  let target: DatabaseTarget | undefined;
+  let db: Database | undefined;
+  let app: App | undefined;
+  let stopping = false;
+
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    try {
+      await app?.close(config.shutdownGraceMs);
+      await db?.close();
+      await target?.embedded?.stop();
+      logger.info('stopped');
+      process.exit(0);
+    } catch (err) {
+      logger.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+
+  try {
+    target = await connectTarget(config, logger);
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => void shutdown(signal));
+    db = await openDatabase(target.url, logger, config.dbPoolSize);
+    if (config.autoMigrate) await migrate(db, logger);
+    app = await createApp({ db, logger, adminToken: config.adminToken, exposeStatementCount: config.exposeStatementCount });
+    if (target.embedded) await ensureDevKey(app, config, logger);
+    const address = await app.listen(config.port, config.host);
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    process.stdout.write(`listening on http://${host}:${address.port}\n`);
+  } catch (err) {
+    logger.fatal({ err }, 'start-up failed');
+    await db?.close().catch(() => undefined);
+    await target?.embedded?.stop().catch(() => undefined);
+    process.exit(1);
+  }
+}
+
+/** First embedded start with no key at all: one key for owner `dev` on `pro`, printed once and kept. */
+async function ensureDevKey(app: App, config: Config, logger: Logger): Promise<void> {
+  if (await app.services.apiKeys.hasAnyKey()) return;
+  const issued = await app.services.apiKeys.issue('dev', 'pro');
+  const file = path.join(config.dataDir, 'dev-api-key');
+  writeFileSync(file, `${issued.api_key}\n`, { mode: 0o600 });
+  logger.info({ file }, 'created a development API key');
+  process.stdout.write(`dev api key (owner dev, plan pro): ${issued.api_key}\n  saved in ${file}\n`);
+}
+
+void main();

@@ -1,0 +1,18 @@
+import { route, type Route } from '../http/route.js';
+import type { GraphQLEndpoint } from '../graphql/apollo.js';
+import type { Services } from '../services.js';
+import { buildOpenApi } from './openapi.js';
+import { systemRoutes } from './system.routes.js';
+
+/** Every HTTP route: the REST compatibility interface, /graphql and /openapi.json. */
+export function allRoutes(services: Services, graphql: GraphQLEndpoint): Route[] {
+  const rest: Route[] = [...systemRoutes(services)];
+  const graphqlHandler: Route['handler'] = ({ req, body, principal, requestId, log }) => graphql.handle(req, body, principal, requestId, log);
+  const openapi = buildOpenApi(rest);
+  return [
+    ...rest,
+    route({ method: 'POST', path: '/graphql', auth: 'api_key', rawBody: true, handler: graphqlHandler }),
+    route({ method: 'GET', path: '/graphql', auth: 'api_key', handler: graphqlHandler }),
+    route({ method: 'GET', path: '/openapi.json', auth: 'none', handler: async () => ({ status: 200, body: openapi }) }),
+  ];
+}

@@ -1,0 +1,44 @@
+import { route, type Route } from '../http/route.js';
+import type { Services } from '../services.js';
+import { HealthBody, IssueKeyBody, IssuedKeyBody, PlanBody } from './schemas.js';
+
+export function systemRoutes(services: Services): Route[] {
+  return [
+    route({
+      method: 'GET',
+      path: '/healthz',
+      auth: 'none',
+      doc: { summary: 'Process is up', tag: 'health', response: { status: 200, schema: HealthBody }, errors: [] },
+      handler: async () => ({ status: 200, body: { status: 'ok' } }),
+    }),
+    route({
+      method: 'GET',
+      path: '/readyz',
+      auth: 'none',
+      doc: { summary: 'Database is reachable (503 when not)', tag: 'health', response: { status: 200, schema: HealthBody }, errors: [] },
+      handler: async () => {
+        try {
+          await services.db.query('SELECT 1');
+          return { status: 200, body: { status: 'ready' } };
+        } catch {
+          return { status: 503, body: { code: 'internal_error', message: 'database unreachable', details: {} } };
+        }
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/admin/api-keys',
+      auth: 'admin',
+      body: IssueKeyBody,
+      doc: { summary: 'Issue an API key (header admin_token)', tag: 'admin', response: { status: 201, schema: IssuedKeyBody }, errors: ['validation_error'] },
+      handler: async ({ body }) => ({ status: 201, body: await services.apiKeys.issue(body.owner, body.plan_code) }),
+    }),
+    route({
+      method: 'GET',
+      path: '/user/plan',
+      auth: 'api_key',
+      doc: { summary: "The caller's plan and quotas", tag: 'plan', response: { status: 200, schema: PlanBody }, errors: [] },
+      handler: async ({ principal }) => ({ status: 200, body: await services.plans.userPlan(principal) }),
+    }),
+  ];
+}

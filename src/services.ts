@@ -1,0 +1,27 @@
+import type { Database } from './db/database.js';
+import { ApiKeyService } from './domain/auth/api-key.service.js';
+import { CallCounter } from './domain/auth/call-counter.js';
+import { PlanService } from './domain/auth/plan.service.js';
+import { loadPlans } from './domain/auth/plans.js';
+import { IdempotencyService } from './domain/idempotency/idempotency.service.js';
+import type { Logger } from './logger.js';
+
+/** The domain services, built once per process and shared by REST, GraphQL and the CLI. */
+export interface Services {
+  db: Database;
+  apiKeys: ApiKeyService;
+  calls: CallCounter;
+  plans: PlanService;
+  idempotency: IdempotencyService;
+}
+
+export async function createServices(db: Database, logger: Logger): Promise<Services> {
+  const apiKeys = new ApiKeyService(db, await loadPlans(db));
+  return {
+    db,
+    apiKeys,
+    calls: new CallCounter(db, logger),
+    plans: new PlanService(apiKeys),
+    idempotency: new IdempotencyService(db),
+  };
+}

@@ -1,0 +1,75 @@
+import 'reflect-metadata';
+import { createApp, type App } from '../../src/app.js';
+import { openDatabase, type Database } from '../../src/db/database.js';
+import { createLogger } from '../../src/logger.js';
+import { createTestDatabase } from './database.js';
+
+export const ADMIN_TOKEN = 'test-admin-token';
+
+export interface HttpResult<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface RequestOptions {
+  key?: string;
+  body?: unknown;
+  /** Raw body text; sent as is (with `contentType`, default application/json). */
+  raw?: string;
+  contentType?: string | null;
+  headers?: Record<string, string>;
+}
+
+export interface TestApp {
+  baseUrl: string;
+  app: App;
+  db: Database;
+  databaseUrl: string;
+  /** Issues an API key through the real admin endpoint. */
+  issueKey(owner: string, plan?: string): Promise<string>;
+  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<HttpResult<T>>;
+  graphql<T = any>(key: string, query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<HttpResult<T>>;
+  close(): Promise<void>;
+}
+
+/** The real service, in process, on a fresh database and a random port. */
+export async function startTestApp(options: { databaseUrl?: string } = {}): Promise<TestApp> {
+  const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
+  const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
+  const db = await openDatabase(databaseUrl, logger, 10);
+  const app = await createApp({ db, logger, adminToken: ADMIN_TOKEN, exposeStatementCount: true });
+  const address = await app.listen(0, '127.0.0.1');
+  const baseUrl = `http://127.0.0.1:${address.port}`;
+  const request = async <T>(method: string, path: string, opts: RequestOptions = {}): Promise<HttpResult<T>> => {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.key !== undefined) headers.api_key = opts.key;
+    let body: string | undefined;
+    if (opts.raw !== undefined) body = opts.raw;
+    else if (opts.body !== undefined) body = JSON.stringify(opts.body);
+    if (body !== undefined && opts.contentType !== null) headers['content-type'] = opts.contentType ?? 'application/json';
+    const response = await fetch(baseUrl + path, { method, headers, body });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+  };
+  return {
+    baseUrl,
+    app,
+    db,
+    databaseUrl,
+    async issueKey(owner, plan = 'pro') {
+      const res = await request<{ api_key: string }>('POST', '/admin/api-keys', {
+        headers: { admin_token: ADMIN_TOKEN },
+        body: { owner, plan_code: plan },
+      });
+      if (res.status !== 201) throw new Error(`key issuance failed: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.api_key;
+    },
+    request,
+    graphql: (key, query, variables, headers) => request('POST', '/graphql', { key, body: { query, variables }, headers }),
+    async close() {
+      await app.close(1000);
+      await db.close();
+    },
+  };
+}
