@@ -4,6 +4,9 @@ import { CallCounter } from './domain/auth/call-counter.js';
 import { PlanService } from './domain/auth/plan.service.js';
 import { loadPlans } from './domain/auth/plans.js';
 import { IdempotencyService } from './domain/idempotency/idempotency.service.js';
+import { LedgerRepository } from './domain/ledger/ledger.repository.js';
+import { LedgerService } from './domain/ledger/ledger.service.js';
+import { PostingQueue } from './domain/ledger/posting-queue.js';
 import type { Logger } from './logger.js';
 
 /** The domain services, built once per process and shared by REST, GraphQL and the CLI. */
@@ -13,11 +16,14 @@ export interface Services {
   calls: CallCounter;
   plans: PlanService;
   idempotency: IdempotencyService;
+  ledger: LedgerService;
 }
 
 export async function createServices(db: Database, logger: Logger): Promise<Services> {
   const apiKeys = new ApiKeyService(db, await loadPlans(db));
+  const ledgerRepository = new LedgerRepository(db);
   return {
+    ledger: new LedgerService(ledgerRepository, new PostingQueue(ledgerRepository)),
     db,
     apiKeys,
     calls: new CallCounter(db, logger),

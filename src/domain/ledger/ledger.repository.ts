@@ -1,0 +1,198 @@
+import type { Database } from '../../db/database.js';
+import type { AssetRef, BalanceRow, HistoryRow, PostingRequest, PostingResult, WalletRef } from './ledger.types.js';
+import { MINT_ADDRESS } from './ledger.types.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: string): boolean => UUID.test(value);
+
+export interface PostingContext {
+  projectId: number;
+  asset: AssetRef | null;
+  from: WalletRef | null;
+  to: WalletRef | null;
+}
+
+/**
+ * A wallet reference is an id or an address within the project; an id wins when both match.
+ * The project's currencies are its own assets plus a primary asset it shares with another project.
+ */
+const RESOLVE_POSTING = `
+SELECT p.id AS project_id,
+  (SELECT json_build_object('id', a.id, 'symbol', a.symbol, 'fractions', a.fractions)
+     FROM assets a WHERE (a.project_id = p.id OR a.id = p.asset_id) AND a.symbol = $3
+     ORDER BY (a.project_id = p.id) DESC LIMIT 1) AS asset,
+  (SELECT json_build_object('id', w.id, 'address', w.address, 'type', w.type, 'status', w.status)
+     FROM wallets w WHERE w.project_id = p.id AND (w.id = $5::uuid OR w.address = $4)
+     ORDER BY (w.id = $5::uuid) DESC NULLS LAST LIMIT 1) AS from_wallet,
+  (SELECT json_build_object('id', w.id, 'address', w.address, 'type', w.type, 'status', w.status)
+     FROM wallets w WHERE w.project_id = p.id AND (w.id = $7::uuid OR w.address = $6)
+     ORDER BY (w.id = $7::uuid) DESC NULLS LAST LIMIT 1) AS to_wallet
+FROM projects p WHERE p.id = $1 AND p.owner_id = $2`;
+
+const HISTORY_COLUMNS = `
+  t.id, t.seq::text AS seq, t.project_id, t.asset_id, a.symbol, a.fractions, t.amount::text AS amount,
+  t.from_wallet_id, t.to_wallet_id, coalesce(wf.address, '${MINT_ADDRESS}') AS from_address, wt.address AS to_address,
+  t.created_at`;
+
+const HISTORY_JOINS = `
+  JOIN assets a ON a.id = t.asset_id
+  LEFT JOIN wallets wf ON wf.id = t.from_wallet_id
+  JOIN wallets wt ON wt.id = t.to_wallet_id`;
+
+export class LedgerRepository {
+  constructor(private readonly db: Database) {}
+
+  /** One statement: the caller's project, the currency and both wallets (null where missing). */
+  async resolvePosting(ownerId: string, projectId: number, symbol: string, fromRef: string | null, toRef: string): Promise<PostingContext | null> {
+    const [row] = await this.db.query<{ project_id: number; asset: AssetRef | null; from_wallet: WalletRef | null; to_wallet: WalletRef | null }>(
+      RESOLVE_POSTING,
+      [projectId, ownerId, symbol, fromRef, fromRef && isUuid(fromRef) ? fromRef : null, toRef, isUuid(toRef) ? toRef : null],
+    );
+    if (!row) return null;
+    return { projectId: row.project_id, asset: row.asset, from: row.from_wallet, to: row.to_wallet };
+  }
+
+  /** Posts a batch through `ledger_post` (one statement, one database transaction). */
+  async post(batch: PostingRequest[]): Promise<PostingResult[]> {
+    const rows = await this.db.query<{ idx: number; code: PostingResult['code']; tx_id: string | null; tx_seq: string | null; from_balance: string | null; to_balance: string | null; posted_at: Date | null }>(
+      `SELECT * FROM ledger_post($1::int[], $2::uuid[], $3::uuid[], $4::uuid[], $5::bigint[])`,
+      [batch.map((b) => b.projectId), batch.map((b) => b.assetId), batch.map((b) => b.fromWalletId), batch.map((b) => b.toWalletId), batch.map((b) => b.amount.toString())],
+    );
+    const results: PostingResult[] = new Array(batch.length);
+    for (const row of rows) {
+      results[row.idx - 1] = {
+        code: row.code,
+        id: row.tx_id ?? undefined,
+        seq: row.tx_seq ?? undefined,
+        fromBalance: row.from_balance === null ? undefined : BigInt(row.from_balance),
+        toBalance: row.to_balance === null ? undefined : BigInt(row.to_balance),
+        postedAt: row.posted_at ?? undefined,
+      };
+    }
+    return results;
+  }
+
+  /** Every currency of each wallet's project, zero balances included, in asset creation order. */
+  async balances(walletIds: readonly string[]): Promise<BalanceRow[]> {
+    if (walletIds.length === 0) return [];
+    const rows = await this.db.query<{ wallet_id: string; address: string; asset_id: string; symbol: string; fractions: number; amount: string }>(
+      `SELECT w.id AS wallet_id, w.address, a.id AS asset_id, a.symbol, a.fractions, coalesce(b.amount, 0)::text AS amount
+         FROM wallets w
+         JOIN projects p ON p.id = w.project_id
+         JOIN assets a ON a.project_id = w.project_id OR a.id = p.asset_id
+         LEFT JOIN balances b ON b.wallet_id = w.id AND b.asset_id = a.id
+        WHERE w.id = ANY ($1::uuid[])
+        ORDER BY w.id, (a.id = p.asset_id) DESC, a.seq`,
+      [walletIds],
+    );
+    return rows.map((r) => ({ walletId: r.wallet_id, address: r.address, assetId: r.asset_id, symbol: r.symbol, fractions: r.fractions, amount: BigInt(r.amount) }));
+  }
+
+  /**
+   * The newest `limit` transactions of each wallet (optionally older than a per-wallet cursor
+   * `seq`, optionally in one asset), for any number of wallets in one statement.
+   */
+  async recent(walletIds: readonly string[], limit: number, beforeSeq: readonly (string | null)[] = [], assetId: string | null = null): Promise<HistoryRow[]> {
+    if (walletIds.length === 0) return [];
+    const rows = await this.db.query<RawHistory>(
+      `SELECT x.wallet_id, ${HISTORY_COLUMNS},
+              CASE WHEN t.from_wallet_id = x.wallet_id THEN t.from_balance ELSE t.to_balance END::text AS balance
+         FROM unnest($1::uuid[], $2::bigint[]) AS x(wallet_id, before_seq)
+         CROSS JOIN LATERAL (
+           SELECT u.* FROM (
+             (SELECT * FROM transactions t1 WHERE t1.from_wallet_id = x.wallet_id
+                AND (x.before_seq IS NULL OR t1.seq < x.before_seq) AND ($4::uuid IS NULL OR t1.asset_id = $4)
+              ORDER BY t1.seq DESC LIMIT $3)
+             UNION ALL
+             (SELECT * FROM transactions t2 WHERE t2.to_wallet_id = x.wallet_id
+                AND (x.before_seq IS NULL OR t2.seq < x.before_seq) AND ($4::uuid IS NULL OR t2.asset_id = $4)
+              ORDER BY t2.seq DESC LIMIT $3)
+           ) u ORDER BY u.seq DESC LIMIT $3
+         ) t
+         ${HISTORY_JOINS}
+        ORDER BY x.wallet_id, t.seq DESC`,
+      [walletIds, walletIds.map((_, i) => beforeSeq[i] ?? null), limit, assetId],
+    );
+    return rows.map(toHistory);
+  }
+
+  /** One page of a wallet's history in one asset, newest first, with the total count. */
+  async page(walletId: string, assetId: string, limit: number, offset: number): Promise<{ rows: HistoryRow[]; total: number }> {
+    const [rows, [count]] = await Promise.all([
+      this.db.query<RawHistory>(
+        `SELECT $1::uuid AS wallet_id, ${HISTORY_COLUMNS},
+                CASE WHEN t.from_wallet_id = $1 THEN t.from_balance ELSE t.to_balance END::text AS balance
+           FROM (
+             (SELECT * FROM transactions WHERE from_wallet_id = $1 AND asset_id = $2 ORDER BY seq DESC LIMIT $3 + $4)
+             UNION ALL
+             (SELECT * FROM transactions WHERE to_wallet_id = $1 AND asset_id = $2 ORDER BY seq DESC LIMIT $3 + $4)
+           ) t
+           ${HISTORY_JOINS}
+          ORDER BY t.seq DESC LIMIT $3 OFFSET $4`,
+        [walletId, assetId, limit, offset],
+      ),
+      this.db.query<{ total: string }>(
+        `SELECT count(*)::text AS total FROM transactions WHERE (from_wallet_id = $1 OR to_wallet_id = $1) AND asset_id = $2`,
+        [walletId, assetId],
+      ),
+    ]);
+    return { rows: rows.map(toHistory), total: Number(count.total) };
+  }
+
+  /** The caller's wallet by id (any project), else by address within `projectId`. */
+  async findWallet(ownerId: string, ref: string, refAsId: string | null, projectId: number | null): Promise<{ id: string; projectId: number } | null> {
+    const [row] = await this.db.query<{ id: string; project_id: number }>(
+      `SELECT id, project_id FROM wallets
+        WHERE owner_id = $1 AND ((id = $2::uuid) OR (project_id = $3 AND address = $4))
+        ORDER BY (id = $2::uuid) DESC NULLS LAST LIMIT 1`,
+      [ownerId, refAsId, projectId, ref],
+    );
+    return row ? { id: row.id, projectId: row.project_id } : null;
+  }
+
+  async primaryAssetId(projectId: number): Promise<string | null> {
+    const [row] = await this.db.query<{ asset_id: string | null }>(`SELECT asset_id FROM projects WHERE id = $1`, [projectId]);
+    return row?.asset_id ?? null;
+  }
+
+  async balanceOf(walletId: string, assetId: string): Promise<bigint> {
+    const [row] = await this.db.query<{ amount: string }>(`SELECT amount::text FROM balances WHERE wallet_id = $1 AND asset_id = $2`, [walletId, assetId]);
+    return row ? BigInt(row.amount) : 0n;
+  }
+}
+
+interface RawHistory {
+  wallet_id: string;
+  id: string;
+  seq: string;
+  project_id: number;
+  asset_id: string;
+  symbol: string;
+  fractions: number;
+  amount: string;
+  from_wallet_id: string | null;
+  to_wallet_id: string;
+  from_address: string;
+  to_address: string;
+  balance: string;
+  created_at: Date;
+}
+
+function toHistory(r: RawHistory): HistoryRow {
+  return {
+    walletId: r.wallet_id,
+    id: r.id,
+    seq: r.seq,
+    projectId: r.project_id,
+    assetId: r.asset_id,
+    symbol: r.symbol,
+    fractions: r.fractions,
+    amount: BigInt(r.amount),
+    fromWalletId: r.from_wallet_id,
+    toWalletId: r.to_wallet_id,
+    fromAddress: r.from_address,
+    toAddress: r.to_address,
+    balance: BigInt(r.balance),
+    date: r.created_at,
+  };
+}

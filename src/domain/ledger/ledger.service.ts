@@ -1,0 +1,152 @@
+import type { Principal } from '../auth/api-key.service.js';
+import { LedgerError, notFound, validationError } from '../errors.js';
+import { toMinor } from '../money.js';
+import { isUuid, type LedgerRepository, type PostingContext } from './ledger.repository.js';
+import type { PostingQueue } from './posting-queue.js';
+import type { AssetRef, BalanceRow, HistoryRow, PostingResult, WalletRef } from './ledger.types.js';
+import { MINT_ADDRESS } from './ledger.types.js';
+
+export interface TransferInput {
+  projectId: number;
+  currency: string;
+  from: string;
+  to: string;
+  amount: number | string;
+}
+
+export interface SeedInput {
+  projectId: number;
+  currency: string;
+  to: string;
+  amount: number | string;
+}
+
+/** Where a posting's amount comes from: major units, or already-converted minor units (webhook fiat). */
+export type AmountSource = number | string | ((asset: AssetRef) => bigint);
+
+export interface HistoryQuery {
+  walletId: string;
+  projectId?: number;
+  currency?: string;
+  page: number;
+  limit: number;
+}
+
+export interface HistoryPage {
+  balance: BalanceRow;
+  rows: HistoryRow[];
+  total: number;
+}
+
+const REFUSALS: Record<Exclude<PostingResult['code'], 'ok'>, () => LedgerError> = {
+  insufficient_funds: () => new LedgerError('insufficient_funds', 'the sender does not have enough funds'),
+  wallet_inactive: () => new LedgerError('wallet_inactive', 'both wallets must be active'),
+  balance_overflow: () => new LedgerError('conflict', 'the receiving balance would exceed its maximum'),
+};
+
+/** Money movement: transfers, seeds and histories. The only writer of balances. */
+export class LedgerService {
+  constructor(
+    private readonly repository: LedgerRepository,
+    private readonly queue: PostingQueue,
+  ) {}
+
+  /** Moves `amount` between two wallets of one project; the sender never goes below zero. */
+  async transfer(principal: Principal, input: TransferInput, options: { fromType?: WalletRef['type']; toType?: WalletRef['type']; amount?: AmountSource } = {}): Promise<HistoryRow> {
+    const context = await this.resolve(principal, input.projectId, input.currency, input.from, input.to);
+    const from = context.from!;
+    const to = context.to!;
+    if (from.id === to.id) throw validationError('to', 'must be a different wallet than from');
+    if (options.fromType && from.type !== options.fromType) throw validationError('from', `must be a ${options.fromType} wallet`);
+    if (options.toType && to.type !== options.toType) throw validationError('to', `must be a ${options.toType} wallet`);
+    const asset = context.asset!;
+    const amount = minorAmount(options.amount ?? input.amount, asset);
+    const result = await this.queue.submit({ projectId: context.projectId, assetId: asset.id, fromWalletId: from.id, toWalletId: to.id, amount });
+    return posted(result, context, from.id, from.id, from.address, amount, result.fromBalance);
+  }
+
+  /** Mints `amount` from @mint into a system wallet. */
+  async seed(principal: Principal, input: SeedInput): Promise<HistoryRow> {
+    const context = await this.resolve(principal, input.projectId, input.currency, null, input.to);
+    const to = context.to!;
+    if (to.type !== 'system') throw validationError('to', 'must be a system wallet');
+    const asset = context.asset!;
+    const amount = minorAmount(input.amount, asset);
+    const result = await this.queue.submit({ projectId: context.projectId, assetId: asset.id, fromWalletId: null, toWalletId: to.id, amount });
+    return posted(result, context, to.id, null, MINT_ADDRESS, amount, result.toBalance);
+  }
+
+  /** A wallet's balance in one currency and one page of its history in it, newest first. */
+  async history(principal: Principal, query: HistoryQuery): Promise<HistoryPage> {
+    const wallet = await this.findWallet(principal, query.walletId, query.projectId);
+    let assetId: string | null;
+    if (query.currency !== undefined) {
+      const context = await this.repository.resolvePosting(principal.ownerId, wallet.projectId, query.currency, null, wallet.id);
+      if (!context?.asset) throw notFound('currency', query.currency);
+      assetId = context.asset.id;
+    } else {
+      assetId = await this.repository.primaryAssetId(wallet.projectId);
+      if (!assetId) throw new LedgerError('not_found', 'the project has no asset yet; pass currency', { projectId: wallet.projectId });
+    }
+    const balances = await this.repository.balances([wallet.id]);
+    const balance = balances.find((b) => b.assetId === assetId);
+    if (!balance) throw notFound('currency', query.currency);
+    const { rows, total } = await this.repository.page(wallet.id, assetId, query.limit, (query.page - 1) * query.limit);
+    return { balance, rows, total };
+  }
+
+  /** Balances of many wallets (any number, one statement); callers have checked tenancy. */
+  balancesOf(walletIds: readonly string[]): Promise<BalanceRow[]> {
+    return this.repository.balances(walletIds);
+  }
+
+  /** The newest `limit` transactions of many wallets (one statement); callers have checked tenancy. */
+  recentOf(walletIds: readonly string[], limit: number, beforeSeq?: readonly (string | null)[], assetId?: string | null): Promise<HistoryRow[]> {
+    return this.repository.recent(walletIds, limit, beforeSeq, assetId ?? null);
+  }
+
+  private async resolve(principal: Principal, projectId: number, currency: string, fromRef: string | null, toRef: string): Promise<PostingContext> {
+    const context = await this.repository.resolvePosting(principal.ownerId, projectId, currency, fromRef, toRef);
+    if (!context) throw notFound('project', projectId);
+    if (fromRef !== null && !context.from) throw notFound('wallet', fromRef);
+    if (!context.to) throw notFound('wallet', toRef);
+    if (!context.asset) throw notFound('currency', currency);
+    return context;
+  }
+
+  /**
+   * `walletId` is a wallet id first; otherwise, or when no wallet of the caller has that id,
+   * an address within `projectId`.
+   */
+  private async findWallet(principal: Principal, walletId: string, projectId?: number): Promise<{ id: string; projectId: number }> {
+    const rows = await this.repository.findWallet(principal.ownerId, walletId, isUuid(walletId) ? walletId : null, projectId ?? null);
+    if (rows) return rows;
+    if (projectId === undefined && !isUuid(walletId)) throw validationError('projectId', 'is required when walletId is an address');
+    throw notFound('wallet', walletId);
+  }
+}
+
+function minorAmount(source: AmountSource, asset: AssetRef): bigint {
+  return typeof source === 'function' ? source(asset) : toMinor(source, asset.fractions);
+}
+
+function posted(result: PostingResult, context: PostingContext, walletId: string, fromWalletId: string | null, fromAddress: string, amount: bigint, balance: bigint | undefined): HistoryRow {
+  if (result.code !== 'ok') throw REFUSALS[result.code]();
+  const asset = context.asset!;
+  return {
+    walletId,
+    id: result.id!,
+    seq: result.seq!,
+    projectId: context.projectId,
+    assetId: asset.id,
+    symbol: asset.symbol,
+    fractions: asset.fractions,
+    amount,
+    fromWalletId,
+    toWalletId: context.to!.id,
+    fromAddress,
+    toAddress: context.to!.address,
+    balance: balance!,
+    date: result.postedAt!,
+  };
+}

@@ -1,0 +1,63 @@
+/** Ledger rows as the repository returns them; amounts are bigint minor units. */
+
+export interface WalletRef {
+  id: string;
+  address: string;
+  type: 'customer' | 'system';
+  status: 'active' | 'suspended' | 'closed';
+}
+
+export interface AssetRef {
+  id: string;
+  symbol: string;
+  fractions: number;
+}
+
+export interface BalanceRow {
+  walletId: string;
+  address: string;
+  assetId: string;
+  symbol: string;
+  fractions: number;
+  amount: bigint;
+}
+
+/** One transaction as seen from one wallet's history (`balance` is that wallet's resulting balance). */
+export interface HistoryRow {
+  walletId: string;
+  id: string;
+  seq: string;
+  projectId: number;
+  assetId: string;
+  symbol: string;
+  fractions: number;
+  amount: bigint;
+  fromWalletId: string | null;
+  toWalletId: string;
+  fromAddress: string;
+  toAddress: string;
+  balance: bigint;
+  date: Date;
+}
+
+export interface PostingRequest {
+  projectId: number;
+  assetId: string;
+  /** null: the reserved @mint source (a seed). */
+  fromWalletId: string | null;
+  toWalletId: string;
+  amount: bigint;
+}
+
+export type PostingCode = 'ok' | 'wallet_inactive' | 'insufficient_funds' | 'balance_overflow';
+
+export interface PostingResult {
+  code: PostingCode;
+  id?: string;
+  seq?: string;
+  fromBalance?: bigint;
+  toBalance?: bigint;
+  postedAt?: Date;
+}
+
+export const MINT_ADDRESS = '@mint';

@@ -1,0 +1,76 @@
+import type { LedgerRepository } from './ledger.repository.js';
+import type { PostingRequest, PostingResult } from './ledger.types.js';
+
+interface Waiting {
+  request: PostingRequest;
+  resolve(result: PostingResult): void;
+  reject(error: unknown): void;
+}
+
+interface Lane {
+  waiting: Waiting[];
+  running: boolean;
+}
+
+const MAX_BATCH = 200;
+const RETRYABLE = new Set(['40001', '40P01']);
+
+/**
+ * Coalesces postings per sender wallet. While one batch of a wallet is in the database, the
+ * postings that arrive for that wallet wait and then go together as the next batch: one
+ * database transaction, one lock acquisition of the hot row, yet a result per posting
+ * (`ledger_post` refuses an element without affecting the others). A wallet with no batch in
+ * flight posts at once, so uncontended transfers never wait.
+ */
+export class PostingQueue {
+  private readonly lanes = new Map<string, Lane>();
+
+  constructor(private readonly repository: LedgerRepository) {}
+
+  submit(request: PostingRequest): Promise<PostingResult> {
+    const key = request.fromWalletId ?? `mint:${request.toWalletId}`;
+    let lane = this.lanes.get(key);
+    if (!lane) {
+      lane = { waiting: [], running: false };
+      this.lanes.set(key, lane);
+    }
+    const promise = new Promise<PostingResult>((resolve, reject) => lane.waiting.push({ request, resolve, reject }));
+    if (!lane.running) void this.drain(key, lane);
+    return promise;
+  }
+
+  private async drain(key: string, lane: Lane): Promise<void> {
+    lane.running = true;
+    while (lane.waiting.length > 0) {
+      const batch = lane.waiting.splice(0, MAX_BATCH);
+      await this.postBatch(batch);
+    }
+    lane.running = false;
+    this.lanes.delete(key);
+  }
+
+  private async postBatch(batch: Waiting[]): Promise<void> {
+    try {
+      const results = await this.postWithRetry(batch.map((w) => w.request));
+      batch.forEach((w, i) => w.resolve(results[i]));
+    } catch (error) {
+      if (batch.length === 1) {
+        batch[0].reject(error);
+        return;
+      }
+      // One bad element must not fail its neighbours: post them one by one.
+      for (const waiting of batch) await this.postBatch([waiting]);
+    }
+  }
+
+  private async postWithRetry(requests: PostingRequest[]): Promise<PostingResult[]> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.repository.post(requests);
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if (!code || !RETRYABLE.has(code) || attempt >= 5) throw error;
+      }
+    }
+  }
+}

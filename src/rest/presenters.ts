@@ -1,0 +1,39 @@
+import type { BalanceRow, HistoryRow } from '../domain/ledger/ledger.types.js';
+import { toMajor } from '../domain/money.js';
+
+/** REST JSON shapes of ledger rows (CONTRACT §3): major units, addresses, ISO timestamps. */
+export interface TransactionJson {
+  id: string;
+  amount: number;
+  currency: string;
+  balance: number;
+  from: string;
+  to: string;
+  date: string;
+}
+
+export interface BalanceJson {
+  account: string;
+  currency: string;
+  balance: number;
+}
+
+export function transactionJson(row: HistoryRow): TransactionJson {
+  return {
+    id: row.id,
+    amount: toMajor(row.amount, row.fractions),
+    currency: row.symbol,
+    balance: toMajor(row.balance, row.fractions),
+    from: row.fromAddress,
+    to: row.toAddress,
+    date: row.date.toISOString(),
+  };
+}
+
+export function balanceJson(row: BalanceRow): BalanceJson {
+  return { account: row.address, currency: row.symbol, balance: toMajor(row.amount, row.fractions) };
+}
+
+export function pagination(page: number, limit: number, total: number) {
+  return { page, limit, total, totalPages: total === 0 ? 0 : Math.ceil(total / limit) };
+}
