@@ -30,3 +30,29 @@ export const IssueKeyBody = z.strictObject({
 export const IssuedKeyBody = z.object({ api_key: z.string(), owner: z.string(), plan_code: z.string() });
 
 export const HealthBody = z.object({ status: z.string() });
+
+/** Query strings arrive as text: integers must be plain digits ("1.5", "1e3", "" → 400). */
+export const queryInt = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,10}$/, 'must be an integer')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+
+export const MAX_PROJECT_ID = 2_147_483_647;
+export const ProjectIdQuery = queryInt(1, MAX_PROJECT_ID);
+export const PageQuery = { page: queryInt(1, 1_000_000).default(1), limit: queryInt(1, 100).default(20) };
+
+export const ProjectId = z.number().int().min(1).max(MAX_PROJECT_ID);
+export const Uuid = z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a UUID');
+/** A wallet id or address (CONTRACT §3: addresses are 1–128 characters). */
+export const WalletRef = z.string().min(1).max(128);
+export const Symbol = z.string().min(1).max(64);
+/** Major units; exactness against the asset's fractions is checked once the asset is known (money.ts). */
+export const Amount = z.number().positive().max(Number.MAX_SAFE_INTEGER);
+
+export const PaginationBody = z.object({ page: z.number().int(), limit: z.number().int(), total: z.number().int(), totalPages: z.number().int() });
+export const TransactionBody = z
+  .object({ id: z.string(), amount: z.number(), currency: z.string(), balance: z.number(), from: z.string(), to: z.string(), date: z.string() })
+  .meta({ id: 'Transaction' });
+export const BalanceBody = z.object({ account: z.string(), currency: z.string(), balance: z.number() }).meta({ id: 'Balance' });
