@@ -7,6 +7,8 @@ import { IdempotencyService } from './domain/idempotency/idempotency.service.js'
 import { LedgerRepository } from './domain/ledger/ledger.repository.js';
 import { LedgerService } from './domain/ledger/ledger.service.js';
 import { PostingQueue } from './domain/ledger/posting-queue.js';
+import { WebhookRepository } from './domain/webhook/webhook.repository.js';
+import { WebhookService } from './domain/webhook/webhook.service.js';
 import type { Logger } from './logger.js';
 
 /** The domain services, built once per process and shared by REST, GraphQL and the CLI. */
@@ -17,13 +19,16 @@ export interface Services {
   plans: PlanService;
   idempotency: IdempotencyService;
   ledger: LedgerService;
+  webhook: WebhookService;
 }
 
 export async function createServices(db: Database, logger: Logger): Promise<Services> {
   const apiKeys = new ApiKeyService(db, await loadPlans(db));
   const ledgerRepository = new LedgerRepository(db);
+  const ledger = new LedgerService(ledgerRepository, new PostingQueue(ledgerRepository));
   return {
-    ledger: new LedgerService(ledgerRepository, new PostingQueue(ledgerRepository)),
+    ledger,
+    webhook: new WebhookService(new WebhookRepository(db), ledger),
     db,
     apiKeys,
     calls: new CallCounter(db, logger),

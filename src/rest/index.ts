@@ -4,10 +4,11 @@ import type { Services } from '../services.js';
 import { buildOpenApi } from './openapi.js';
 import { systemRoutes } from './system.routes.js';
 import { transactionRoutes } from './transactions.routes.js';
+import { webhookRoutes } from './webhook.routes.js';
 
 /** Every HTTP route: the REST compatibility interface, /graphql and /openapi.json. */
 export function allRoutes(services: Services, graphql: GraphQLEndpoint): Route[] {
-  const rest: Route[] = [...systemRoutes(services), ...transactionRoutes(services)];
+  const rest: Route[] = [...systemRoutes(services), ...transactionRoutes(services), ...webhookRoutes(services)];
   const graphqlHandler: Route['handler'] = ({ req, body, principal, requestId, log }) => graphql.handle(req, body, principal, requestId, log);
   const openapi = buildOpenApi(rest);
   return [

@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import type { Database } from '../../db/database.js';
+
+export interface WebhookProject {
+  id: number;
+  exchangeRate: string;
+  supportExchangeRate: boolean;
+}
+
+export interface WebhookEvent {
+  id: string;
+  seq: string;
+  projectId: number;
+  flowId: string;
+  values: Record<string, unknown>;
+  success: boolean;
+  message: string;
+  transactionId: string | null;
+  receivedAt: Date;
+}
+
+export interface NewEvent {
+  projectId: number;
+  ownerId: string;
+  flowId: string;
+  values: Record<string, unknown>;
+  success: boolean;
+  message: string;
+  transactionId: string | null;
+}
+
+export class WebhookRepository {
+  constructor(private readonly db: Database) {}
+
+  async project(ownerId: string, projectId: number): Promise<WebhookProject | null> {
+    const [row] = await this.db.query<{ id: number; exchange_rate: string; support_exchange_rate: boolean }>(
+      `SELECT id, exchange_rate::text, support_exchange_rate FROM projects WHERE id = $1 AND owner_id = $2`,
+      [projectId, ownerId],
+    );
+    return row ? { id: row.id, exchangeRate: row.exchange_rate, supportExchangeRate: row.support_exchange_rate } : null;
+  }
+
+  /** The project's oldest active system wallet: the default counterparty of reward and redeem. */
+  async defaultSystemWallet(projectId: number): Promise<string | null> {
+    const [row] = await this.db.query<{ id: string }>(
+      `SELECT id FROM wallets WHERE project_id = $1 AND type = 'system' AND status = 'active' ORDER BY seq LIMIT 1`,
+      [projectId],
+    );
+    return row?.id ?? null;
+  }
+
+  async primarySymbol(projectId: number): Promise<string | null> {
+    const [row] = await this.db.query<{ symbol: string }>(
+      `SELECT a.symbol FROM projects p JOIN assets a ON a.id = p.asset_id WHERE p.id = $1`,
+      [projectId],
+    );
+    return row?.symbol ?? null;
+  }
+
+  async record(event: NewEvent): Promise<void> {
+    await this.db.query(
+      `INSERT INTO webhook_events (id, project_id, owner_id, flow_id, "values", success, message, transaction_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [randomUUID(), event.projectId, event.ownerId, event.flowId, JSON.stringify(event.values), event.success, event.message, event.transactionId],
+    );
+  }
+
+  /** Events of one project, oldest first, after a `seq` cursor; `total` counts them all. */
+  async list(projectId: number, first: number, afterSeq: string | null): Promise<{ events: WebhookEvent[]; total: number }> {
+    const [rows, [count]] = await Promise.all([
+      this.db.query<{ id: string; seq: string; project_id: number; flow_id: string; values: Record<string, unknown>; success: boolean; message: string; transaction_id: string | null; received_at: Date }>(
+        `SELECT id, seq::text, project_id, flow_id, "values", success, message, transaction_id, received_at
+           FROM webhook_events WHERE project_id = $1 AND ($2::bigint IS NULL OR seq > $2) ORDER BY seq LIMIT $3`,
+        [projectId, afterSeq, first],
+      ),
+      this.db.query<{ total: string }>(`SELECT count(*)::text AS total FROM webhook_events WHERE project_id = $1`, [projectId]),
+    ]);
+    return {
+      total: Number(count.total),
+      events: rows.map((r) => ({
+        id: r.id,
+        seq: r.seq,
+        projectId: r.project_id,
+        flowId: r.flow_id,
+        values: r.values,
+        success: r.success,
+        message: r.message,
+        transactionId: r.transaction_id,
+        receivedAt: r.received_at,
+      })),
+    };
+  }
+}

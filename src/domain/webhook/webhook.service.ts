@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import type { Principal } from '../auth/api-key.service.js';
+import { LedgerError, notFound, toLedgerError, validationError, validationErrors } from '../errors.js';
+import type { LedgerService } from '../ledger/ledger.service.js';
+import type { HistoryRow } from '../ledger/ledger.types.js';
+import { convertFiat, minorToDecimalString } from '../money.js';
+import type { WebhookEvent, WebhookProject, WebhookRepository } from './webhook.repository.js';
+
+export interface WebhookInput {
+  flowId: string;
+  projectId: number;
+  values: Record<string, unknown>;
+}
+
+export interface WebhookOutcome {
+  success: true;
+  message: string;
+}
+
+const Ref = z.string().min(1).max(128);
+const Points = z.number().positive().max(Number.MAX_SAFE_INTEGER);
+const RewardValues = z
+  .strictObject({ to: Ref, amount: Points.optional(), fiatAmount: Points.optional(), from: Ref.optional(), currency: z.string().min(1).max(64).optional() })
+  .refine((v) => (v.amount === undefined) !== (v.fiatAmount === undefined), { message: 'exactly one of amount and fiatAmount is required', path: ['amount'] });
+const RedeemValues = z.strictObject({ from: Ref, amount: Points, to: Ref.optional(), currency: z.string().min(1).max(64).optional() });
+
+/**
+ * The inbound webhook. `reward` and `redeem` post a transfer through the ledger service (same
+ * rules, same errors); any other flow is only recorded. Every call on one of the caller's
+ * projects is stored as an event, refused ones included (success false, message = error code).
+ */
+export class WebhookService {
+  constructor(
+    private readonly repository: WebhookRepository,
+    private readonly ledger: LedgerService,
+  ) {}
+
+  async handle(principal: Principal, input: WebhookInput): Promise<WebhookOutcome> {
+    const project = await this.repository.project(principal.ownerId, input.projectId);
+    if (!project) throw notFound('project', input.projectId);
+    const event = { projectId: project.id, ownerId: principal.ownerId, flowId: input.flowId, values: input.values };
+    try {
+      const posted = await this.run(principal, project, input);
+      const message = posted
+        ? `${input.flowId}: ${minorToDecimalString(posted.amount, posted.fractions)} ${posted.symbol} from ${posted.fromAddress} to ${posted.toAddress}`
+        : `${input.flowId}: recorded`;
+      await this.repository.record({ ...event, success: true, message, transactionId: posted?.id ?? null });
+      return { success: true, message };
+    } catch (error) {
+      const refusal = toLedgerError(error);
+      if (refusal.code !== 'internal_error') {
+        await this.repository.record({ ...event, success: false, message: `${refusal.code}: ${refusal.message}`, transactionId: null });
+      }
+      throw error;
+    }
+  }
+
+  async events(principal: Principal, projectId: number, first: number, afterSeq: string | null): Promise<{ events: WebhookEvent[]; total: number }> {
+    if (!(await this.repository.project(principal.ownerId, projectId))) throw notFound('project', projectId);
+    return this.repository.list(projectId, first, afterSeq);
+  }
+
+  private async run(principal: Principal, project: WebhookProject, input: WebhookInput): Promise<HistoryRow | null> {
+    if (input.flowId === 'reward') {
+      const values = parseValues(RewardValues, input.values);
+      if (values.fiatAmount !== undefined && !project.supportExchangeRate) {
+        throw validationError('values.fiatAmount', 'the project does not support an exchange rate');
+      }
+      const from = values.from ?? (await this.defaultSystemWallet(project.id));
+      const currency = values.currency ?? (await this.primarySymbol(project.id));
+      const fiat = values.fiatAmount;
+      const amount = fiat === undefined ? values.amount! : (asset: { fractions: number }) => convertFiat(fiat, project.exchangeRate, asset.fractions);
+      return this.ledger.transfer(principal, { projectId: project.id, currency, from, to: values.to, amount: values.amount ?? 0 }, { fromType: 'system', toType: 'customer', amount });
+    }
+    if (input.flowId === 'redeem') {
+      const values = parseValues(RedeemValues, input.values);
+      const to = values.to ?? (await this.defaultSystemWallet(project.id));
+      const currency = values.currency ?? (await this.primarySymbol(project.id));
+      return this.ledger.transfer(principal, { projectId: project.id, currency, from: values.from, to, amount: values.amount }, { fromType: 'customer', toType: 'system' });
+    }
+    return null;
+  }
+
+  private async defaultSystemWallet(projectId: number): Promise<string> {
+    const id = await this.repository.defaultSystemWallet(projectId);
+    if (!id) throw new LedgerError('not_found', 'the project has no active system wallet', { projectId });
+    return id;
+  }
+
+  private async primarySymbol(projectId: number): Promise<string> {
+    const symbol = await this.repository.primarySymbol(projectId);
+    if (!symbol) throw new LedgerError('not_found', 'the project has no asset', { projectId });
+    return symbol;
+  }
+}
+
+function parseValues<T>(schema: z.ZodType<T>, values: Record<string, unknown>): T {
+  const result = schema.safeParse(values);
+  if (result.success) return result.data;
+  throw validationErrors(
+    result.error.issues.map((issue) => {
+      const keys = issue.code === 'unrecognized_keys' ? (issue as { keys: string[] }).keys : [];
+      return { field: ['values', ...issue.path.map(String), ...keys].join('.'), problem: keys.length ? 'unknown field' : issue.message };
+    }),
+  );
+}

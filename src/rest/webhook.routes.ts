@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { route, type Route } from '../http/route.js';
+import type { Services } from '../services.js';
+import { ProjectId } from './schemas.js';
+
+const WebhookBody = z.strictObject({
+  flowId: z.string().min(1).max(200),
+  projectId: ProjectId,
+  values: z.record(z.string(), z.unknown()),
+});
+
+export function webhookRoutes({ webhook }: Services): Route[] {
+  return [
+    route({
+      method: 'POST',
+      path: '/webhook',
+      auth: 'api_key',
+      body: WebhookBody,
+      doc: {
+        summary: 'Inbound webhook: flows reward and redeem post a transfer; other flows are recorded',
+        tag: 'webhook',
+        response: { status: 200, schema: z.object({ success: z.boolean(), message: z.string() }) },
+        errors: ['not_found', 'insufficient_funds', 'wallet_inactive', 'conflict'],
+      },
+      handler: async ({ principal, body }) => ({ status: 200, body: await webhook.handle(principal, body) }),
+    }),
+  ];
+}
