@@ -7,22 +7,35 @@ import type { Reply } from '../http/route.js';
 import { createContext, type GraphQLContext } from './context.js';
 import { buildLedgerSchema } from './schema.js';
 import { formatError } from './errors.js';
+import { aliasLimitRule } from './limits/alias-limit.rule.js';
+import { costLimitPlugin } from './limits/cost.js';
+import { depthLimitRule } from './limits/depth-limit.rule.js';
+import { graphQLLimits, type GraphQLLimits } from './limits/limits.js';
 
 export interface GraphQLEndpoint {
   handle(req: IncomingMessage, body: unknown, principal: GraphQLContext['principal'], requestId: string, log: GraphQLContext['log']): Promise<Reply>;
   stop(): Promise<void>;
 }
 
-export async function createGraphQLEndpoint(services: Services): Promise<GraphQLEndpoint> {
+/**
+ * Apollo Server behind our own HTTP pipeline (auth, call quota and statement counting happen
+ * there). Abusive operations are refused before execution: by the parser (token limit), by
+ * validation rules (depth, aliases) and by the cost plugin once variables are known.
+ */
+export async function createGraphQLEndpoint(services: Services, limits: GraphQLLimits = graphQLLimits()): Promise<GraphQLEndpoint> {
   const { schema } = await buildLedgerSchema();
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
     csrfPrevention: true,
     allowBatchedHttpRequests: false,
     introspection: true,
+    parseOptions: { maxTokens: limits.maxTokens },
+    validationRules: [depthLimitRule(limits.maxDepth), aliasLimitRule(limits.maxAliases)],
     formatError,
     includeStacktraceInErrorResponses: false,
-    plugins: [ApolloServerPluginInlineTraceDisabled()],
+    // The service owns SIGTERM/SIGINT (src/main.ts); Apollo must not stop itself on them.
+    stopOnTerminationSignals: false,
+    plugins: [ApolloServerPluginInlineTraceDisabled(), costLimitPlugin(limits.maxCost)],
   });
   await apollo.start();
   return {

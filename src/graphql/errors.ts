@@ -1,24 +1,41 @@
-import { unwrapResolverError } from '@apollo/server/errors';
 import type { GraphQLFormattedError } from 'graphql';
 import { LedgerError, toLedgerError } from '../domain/errors.js';
 
 /**
  * One adapter from domain errors to GraphQL: `extensions.code` is the contract code (§6) and
- * `extensions.details` the same details as REST. Apollo's own codes (parse and validation
- * failures) become `validation_error`; anything unexpected becomes `internal_error`.
+ * `extensions.details` the same details as REST. A LedgerError is found wherever GraphQL wrapped
+ * it (resolver errors, the limit rules' validation errors); Apollo's own codes (parse and
+ * validation failures, bad variables) become `validation_error`; anything else `internal_error`.
  */
 export function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
-  const original = unwrapResolverError(error);
   const apolloCode = formatted.extensions?.code;
-  let ledgerError: LedgerError;
-  if (original instanceof LedgerError) ledgerError = original;
-  else if (typeof apolloCode === 'string' && apolloCode !== 'INTERNAL_SERVER_ERROR') {
-    ledgerError = new LedgerError('validation_error', formatted.message, { graphql_code: apolloCode });
-  } else ledgerError = toLedgerError(original);
+  let ledgerError = findLedgerError(error);
+  if (!ledgerError) {
+    ledgerError =
+      typeof apolloCode === 'string' && apolloCode !== 'INTERNAL_SERVER_ERROR'
+        ? new LedgerError('validation_error', formatted.message, { graphql_code: apolloCode })
+        : toLedgerError(innermost(error));
+  }
   return {
-    message: ledgerError.code === 'internal_error' ? 'internal error' : formatted.message,
+    message: ledgerError.code === 'internal_error' ? 'internal error' : ledgerError.message,
     locations: formatted.locations,
     path: formatted.path,
     extensions: { code: ledgerError.code, details: ledgerError.details },
   };
+}
+
+function findLedgerError(error: unknown): LedgerError | undefined {
+  for (let current = error, hops = 0; current && hops < 5; hops += 1) {
+    if (current instanceof LedgerError) return current;
+    current = (current as { originalError?: unknown }).originalError;
+  }
+  return undefined;
+}
+
+function innermost(error: unknown): unknown {
+  let current = error;
+  for (let hops = 0; hops < 5 && (current as { originalError?: unknown })?.originalError; hops += 1) {
+    current = (current as { originalError: unknown }).originalError;
+  }
+  return current;
 }

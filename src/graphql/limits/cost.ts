@@ -1,0 +1,66 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import { GraphQLError, getNamedType, getNullableType, getVariableValues, isLeafType, isListType } from 'graphql';
+import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
+import { LedgerError } from '../../domain/errors.js';
+
+/**
+ * The cost model: roughly the number of objects an operation can materialise.
+ *
+ * - a scalar or enum field costs 0 (it is read from an object already loaded);
+ * - an object field costs 1 + the cost of its selection;
+ * - a field with a `first` argument (a connection) costs 1 + first × the cost of its selection
+ *   (`first` as given, or its default);
+ * - `_entities` costs (number of representations) × (1 + the cost of its selection);
+ * - any other list (`balances`: one entry per asset of the project) costs
+ *   UNPAGED_LIST_SIZE × (1 + the cost of its selection).
+ *
+ * The benchmark query — project → wallets(first: 100) → balances + transactions(first: 5) with
+ * their fields — costs about 2,400; budget 10,000. Asking for each of 100 wallets' 100 latest
+ * transactions (≥ 20,000) or nesting a second connection inside it is refused.
+ */
+export const UNPAGED_LIST_SIZE = 10;
+
+export const estimateCost: ComplexityEstimator = ({ field, args, childComplexity }) => {
+  if (isLeafType(getNamedType(field.type))) return 0;
+  if (field.name === '_entities') {
+    const count = Array.isArray(args.representations) ? args.representations.length : 1;
+    return count * (1 + childComplexity);
+  }
+  if (field.args.some((arg) => arg.name === 'first')) {
+    const first = typeof args.first === 'number' && args.first > 0 ? args.first : 0;
+    return 1 + first * childComplexity;
+  }
+  // Relay `edges` are the page itself: the connection field above already multiplied by `first`.
+  if (isListType(getNullableType(field.type)) && field.name !== 'edges') return UNPAGED_LIST_SIZE * (1 + childComplexity);
+  return 1 + childComplexity;
+};
+
+/**
+ * Computes the cost once the operation and its variables are known (validation rules do not see
+ * variables) and refuses it, before execution, when it is over `maxCost`.
+ */
+export function costLimitPlugin(maxCost: number): ApolloServerPlugin {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ schema, document, request, operation, operationName }) {
+          // Variables that do not coerce are refused by execution before any resolver runs.
+          if (getVariableValues(schema, operation?.variableDefinitions ?? [], request.variables ?? {}).errors) return;
+          let cost: number;
+          try {
+            cost = getComplexity({ schema, query: document, variables: request.variables ?? {}, operationName: operationName ?? undefined, estimators: [estimateCost] });
+          } catch (error) {
+            throw refusal(error instanceof Error ? error.message : 'the operation cost cannot be computed', { limit: 'cost' });
+          }
+          if (cost > maxCost) {
+            throw refusal(`the operation costs ${cost}; the budget is ${maxCost}`, { limit: 'cost', maximum: maxCost, actual: cost });
+          }
+        },
+      };
+    },
+  };
+}
+
+function refusal(problem: string, details: Record<string, unknown>): GraphQLError {
+  return new GraphQLError(problem, { originalError: new LedgerError('validation_error', problem, details), extensions: { http: { status: 400 } } });
+}
