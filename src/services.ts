@@ -9,6 +9,9 @@ import { LedgerService } from './domain/ledger/ledger.service.js';
 import { PostingQueue } from './domain/ledger/posting-queue.js';
 import { WebhookRepository } from './domain/webhook/webhook.repository.js';
 import { WebhookService } from './domain/webhook/webhook.service.js';
+import { AssetService } from './domain/assets/asset.service.js';
+import { ProjectService } from './domain/projects/project.service.js';
+import { WalletService } from './domain/wallets/wallet.service.js';
 import type { Logger } from './logger.js';
 
 /** The domain services, built once per process and shared by REST, GraphQL and the CLI. */
@@ -20,6 +23,9 @@ export interface Services {
   idempotency: IdempotencyService;
   ledger: LedgerService;
   webhook: WebhookService;
+  projects: ProjectService;
+  assets: AssetService;
+  wallets: WalletService;
 }
 
 export async function createServices(db: Database, logger: Logger): Promise<Services> {
@@ -29,6 +35,9 @@ export async function createServices(db: Database, logger: Logger): Promise<Serv
   return {
     ledger,
     webhook: new WebhookService(new WebhookRepository(db), ledger),
+    projects: new ProjectService(db),
+    assets: new AssetService(db),
+    wallets: new WalletService(db),
     db,
     apiKeys,
     calls: new CallCounter(db, logger),

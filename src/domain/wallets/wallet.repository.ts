@@ -1,0 +1,71 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Database } from '../../db/database.js';
+import type { WalletSlice, WalletStatus, WalletType } from './wallet.types.js';
+
+/** Whether any balance of the wallet is above zero (closing needs every balance at zero). */
+export async function holdsFunds(em: EntityManager, walletId: string): Promise<boolean> {
+  const rows = await em.execute('SELECT 1 FROM balances WHERE wallet_id = ? AND amount > 0 LIMIT 1', [walletId]);
+  return rows.length > 0;
+}
+
+interface SliceRow {
+  project_id: number;
+  total: string;
+  id: string | null;
+  seq: string | null;
+  owner_id: string;
+  address: string;
+  type: WalletType;
+  status: WalletStatus;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/**
+ * For many projects at once (one statement), each project's wallets after a cursor in creation
+ * order, `first + 1` of them to tell whether a next page exists, with the project's total.
+ */
+export async function walletSlices(db: Database, ownerId: string, projectIds: number[], type: WalletType | null, first: number, afterSeq: string | null): Promise<Map<number, WalletSlice>> {
+  const rows = await db.query<SliceRow>(
+    `SELECT x.project_id, c.total::text AS total, w.id, w.seq::text AS seq, w.owner_id, w.address, w.type, w.status, w.created_at, w.updated_at
+       FROM unnest($1::int[]) AS x(project_id)
+       JOIN projects p ON p.id = x.project_id AND p.owner_id = $2
+       CROSS JOIN LATERAL (
+         SELECT count(*) AS total FROM wallets w2 WHERE w2.project_id = x.project_id AND ($3::text IS NULL OR w2.type = $3)
+       ) c
+       LEFT JOIN LATERAL (
+         SELECT * FROM wallets w
+          WHERE w.project_id = x.project_id AND ($3::text IS NULL OR w.type = $3) AND ($4::bigint IS NULL OR w.seq > $4)
+          ORDER BY w.seq LIMIT $5
+       ) w ON true
+      ORDER BY x.project_id, w.seq`,
+    [projectIds, ownerId, type, afterSeq, first + 1],
+  );
+  const slices = new Map<number, WalletSlice>();
+  for (const row of rows) {
+    let slice = slices.get(row.project_id);
+    if (!slice) {
+      slice = { edges: [], totalCount: Number(row.total), hasNextPage: false };
+      slices.set(row.project_id, slice);
+    }
+    if (row.id === null || row.seq === null) continue;
+    if (slice.edges.length === first) {
+      slice.hasNextPage = true;
+      continue;
+    }
+    slice.edges.push({
+      cursor: row.seq,
+      node: {
+        id: row.id,
+        projectId: row.project_id,
+        ownerId: row.owner_id,
+        address: row.address,
+        type: row.type,
+        status: row.status,
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
+      },
+    });
+  }
+  return slices;
+}

@@ -1,0 +1,85 @@
+import { route, type Route } from '../http/route.js';
+import type { WalletType } from '../domain/wallets/wallet.types.js';
+import type { Services } from '../services.js';
+import { pagination } from './presenters.js';
+import {
+  CreateWalletBody,
+  WalletBody,
+  WalletIdParams,
+  walletJson,
+  WalletListBody,
+  WalletListQuery,
+  WalletStatusBody,
+  WalletTypeParams,
+  WalletWithActivityBody,
+  walletsWithActivity,
+} from './wallets.schemas.js';
+
+export function walletRoutes({ wallets, ledger }: Services): Route[] {
+  const list = (type: WalletType): Route =>
+    route({
+      method: 'GET',
+      path: `/wallets/${type}`,
+      auth: 'api_key',
+      query: WalletListQuery,
+      doc: {
+        summary: `Your ${type} wallets (optionally of one project), oldest first, with balances and 20 newest transactions`,
+        tag: 'wallets',
+        response: { status: 200, schema: WalletListBody },
+        errors: ['validation_error', 'not_found'],
+      },
+      handler: async ({ principal, query }) => {
+        const page = await wallets.list(principal, type, query);
+        return { status: 200, body: { wallets: await walletsWithActivity(ledger, page.items), pagination: pagination(query.page, query.limit, page.total) } };
+      },
+    });
+
+  return [
+    route({
+      method: 'POST',
+      path: '/wallets/create/{type}',
+      auth: 'api_key',
+      params: WalletTypeParams,
+      body: CreateWalletBody,
+      doc: {
+        summary: 'Create a customer or system wallet (address generated when absent)',
+        tag: 'wallets',
+        response: { status: 201, schema: WalletBody },
+        errors: ['not_found', 'quota_exceeded', 'conflict'],
+      },
+      handler: async ({ principal, params, body }) => ({ status: 201, body: walletJson(await wallets.create(principal, params.type, body)) }),
+    }),
+    list('customer'),
+    list('system'),
+    route({
+      method: 'GET',
+      path: '/wallets/{id}',
+      auth: 'api_key',
+      params: WalletIdParams,
+      doc: {
+        summary: 'One wallet with its balances and 20 newest transactions',
+        tag: 'wallets',
+        response: { status: 200, schema: WalletWithActivityBody },
+        errors: ['validation_error', 'not_found'],
+      },
+      handler: async ({ principal, params }) => {
+        const [wallet] = await walletsWithActivity(ledger, [await wallets.get(principal, params.id)]);
+        return { status: 200, body: wallet };
+      },
+    }),
+    route({
+      method: 'PUT',
+      path: '/wallets/status/{id}',
+      auth: 'api_key',
+      params: WalletIdParams,
+      body: WalletStatusBody,
+      doc: {
+        summary: 'Set a wallet status: active ⇄ suspended, → closed with all balances zero; closed is final',
+        tag: 'wallets',
+        response: { status: 200, schema: WalletBody },
+        errors: ['not_found', 'conflict', 'wallet_not_empty'],
+      },
+      handler: async ({ principal, params, body }) => ({ status: 200, body: walletJson(await wallets.setStatus(principal, params.id, body)) }),
+    }),
+  ];
+}

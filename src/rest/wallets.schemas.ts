@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import type { LedgerService } from '../domain/ledger/ledger.service.js';
+import type { BalanceRow, HistoryRow } from '../domain/ledger/ledger.types.js';
+import { AddressRule, WalletStatusRule, WalletTypeRule } from '../domain/wallets/wallet.rules.js';
+import type { WalletView } from '../domain/wallets/wallet.types.js';
+import { balanceJson, transactionJson } from './presenters.js';
+import { BalanceBody, PageQuery, PaginationBody, ProjectId, ProjectIdQuery, TransactionBody, Uuid } from './schemas.js';
+
+export const RECENT_TRANSACTIONS = 20;
+
+export const WalletTypeParams = z.strictObject({ type: WalletTypeRule });
+export const WalletIdParams = z.strictObject({ id: Uuid });
+export const WalletListQuery = z.strictObject({ projectId: ProjectIdQuery.optional(), ...PageQuery });
+export const CreateWalletBody = z.strictObject({ projectId: ProjectId, address: AddressRule.optional() });
+export const WalletStatusBody = z.strictObject({ projectId: ProjectId, status: WalletStatusRule });
+
+export const WalletBody = z
+  .object({
+    id: z.string(),
+    address: z.string(),
+    type: WalletTypeRule,
+    status: WalletStatusRule,
+    projectId: z.number().int(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'Wallet' });
+
+/** List and detail responses add every balance of the project's currencies and the 20 newest transactions. */
+export const WalletWithActivityBody = WalletBody.extend({ balance: z.array(BalanceBody), transactions: z.array(TransactionBody) }).meta({
+  id: 'WalletWithActivity',
+});
+
+export const WalletListBody = z.object({ wallets: z.array(WalletWithActivityBody), pagination: PaginationBody });
+
+type WalletJson = z.infer<typeof WalletBody>;
+type WalletWithActivityJson = z.infer<typeof WalletWithActivityBody>;
+
+export function walletJson(wallet: WalletView): WalletJson {
+  return {
+    id: wallet.id,
+    address: wallet.address,
+    type: wallet.type,
+    status: wallet.status,
+    projectId: wallet.projectId,
+    created_at: wallet.createdAt.toISOString(),
+    updated_at: wallet.updatedAt.toISOString(),
+  };
+}
+
+/** Balances and recent transactions of all the wallets in two statements, whatever their number. */
+export async function walletsWithActivity(ledger: LedgerService, wallets: WalletView[]): Promise<WalletWithActivityJson[]> {
+  const ids = wallets.map((w) => w.id);
+  const [balances, recent] = await Promise.all([ledger.balancesOf(ids), ledger.recentOf(ids, RECENT_TRANSACTIONS)]);
+  const balancesOf = groupBy(balances);
+  const recentOf = groupBy(recent);
+  return wallets.map((wallet) => ({
+    ...walletJson(wallet),
+    balance: (balancesOf.get(wallet.id) ?? []).map(balanceJson),
+    transactions: (recentOf.get(wallet.id) ?? []).map(transactionJson),
+  }));
+}
+
+function groupBy<T extends BalanceRow | HistoryRow>(rows: T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const group = groups.get(row.walletId);
+    if (group) group.push(row);
+    else groups.set(row.walletId, [row]);
+  }
+  return groups;
+}
