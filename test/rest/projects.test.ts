@@ -6,7 +6,7 @@ let key: string;
 let otherKey: string;
 beforeAll(async () => {
   t = await startTestApp();
-  key = await t.issueKey('projects-owner', 'pro');
+  key = await t.issueKey('projects-owner', 'enterprise');
   otherKey = await t.issueKey('projects-intruder', 'pro');
 });
 afterAll(() => t.close());
