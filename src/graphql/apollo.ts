@@ -47,7 +47,7 @@ export async function createGraphQLEndpoint(services: Services, limits: GraphQLL
       const url = new URL(req.url ?? '/', 'http://localhost');
       const response = await apollo.executeHTTPGraphQLRequest({
         httpGraphQLRequest: { method: req.method ?? 'POST', headers, search: url.search, body },
-        context: async () => createContext(principal, services, requestId, log),
+        context: async () => createContext(principal, services, requestId, log, limits),
       });
       if (response.body.kind !== 'complete') throw new LedgerError('validation_error', 'incremental delivery is not supported');
       const replyHeaders: Record<string, string> = {};

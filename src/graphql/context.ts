@@ -2,16 +2,18 @@ import type { Principal } from '../domain/auth/api-key.service.js';
 import type { Services } from '../services.js';
 import type { Logger } from '../logger.js';
 import { createLoaders, type Loaders } from './loaders.js';
+import { DEFAULT_LIMITS, type GraphQLLimits } from './limits/limits.js';
 
 /** Built once per GraphQL request: the caller, the shared services, and per-request DataLoaders. */
 export interface GraphQLContext {
   principal: Principal;
   services: Services;
   loaders: Loaders;
+  limits: GraphQLLimits;
   requestId: string;
   log: Logger;
 }
 
-export function createContext(principal: Principal, services: Services, requestId: string, log: Logger): GraphQLContext {
-  return { principal, services, loaders: createLoaders(principal, services), requestId, log };
+export function createContext(principal: Principal, services: Services, requestId: string, log: Logger, limits: GraphQLLimits = DEFAULT_LIMITS): GraphQLContext {
+  return { principal, services, loaders: createLoaders(principal, services), limits, requestId, log };
 }

@@ -1,6 +1,18 @@
 import type { GraphQLContext } from './context.js';
+import { projectIdOrNull } from './ids.js';
 
-type ReferenceResolver = (reference: { id: string }, ctx: GraphQLContext) => Promise<unknown>;
+type ReferenceResolver = (reference: { id: string }, ctx: GraphQLContext) => Promise<unknown> | null;
 
-/** `__resolveReference` per entity type, batched through the request's loaders. */
-export const referenceResolvers: Record<string, ReferenceResolver> = {};
+/**
+ * `__resolveReference` per entity type. `_entities` calls them once per representation in the
+ * same tick, so each type's loader batches all of them into one statement; the loaders are
+ * scoped to the caller, so another owner's id (like a missing or malformed one) resolves to null.
+ */
+export const referenceResolvers: Record<string, ReferenceResolver> = {
+  Project: (reference, ctx) => {
+    const id = projectIdOrNull(reference.id);
+    return id === null ? null : ctx.loaders.project.load(id);
+  },
+  Asset: (reference, ctx) => ctx.loaders.asset.load(String(reference.id)),
+  Wallet: (reference, ctx) => ctx.loaders.wallet.load(String(reference.id)),
+};

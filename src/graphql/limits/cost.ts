@@ -1,6 +1,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError, getNamedType, getNullableType, getVariableValues, isLeafType, isListType } from 'graphql';
-import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
+import { createRequire } from 'node:module';
+import type { ComplexityEstimator, getComplexity as GetComplexity } from 'graphql-query-complexity';
 import { LedgerError } from '../../domain/errors.js';
 
 /**
@@ -19,6 +20,13 @@ import { LedgerError } from '../../domain/errors.js';
  * transactions (≥ 20,000) or nesting a second connection inside it is refused.
  */
 export const UNPAGED_LIST_SIZE = 10;
+
+/**
+ * The CommonJS build, on purpose: its ESM build imports `graphql/index.mjs`, a second copy of
+ * graphql next to the `graphql` (CommonJS main) that Apollo and type-graphql load, and graphql
+ * refuses a schema built by the other copy ("from another module or realm").
+ */
+const { getComplexity } = createRequire(import.meta.url)('graphql-query-complexity') as { getComplexity: typeof GetComplexity };
 
 export const estimateCost: ComplexityEstimator = ({ field, args, childComplexity }) => {
   if (isLeafType(getNamedType(field.type))) return 0;

@@ -1,4 +1,9 @@
 import type { NonEmptyArray } from 'type-graphql';
+import { AssetResolver } from './asset.resolver.js';
 import { PlanResolver } from './plan.resolver.js';
+import { ProjectResolver } from './project.resolver.js';
+import { TransactionResolver } from './transaction.resolver.js';
+import { WalletResolver } from './wallet.resolver.js';
+import { WebhookResolver } from './webhook.resolver.js';
 
-export const resolvers: NonEmptyArray<Function> = [PlanResolver];
+export const resolvers: NonEmptyArray<Function> = [PlanResolver, ProjectResolver, AssetResolver, WalletResolver, TransactionResolver, WebhookResolver];

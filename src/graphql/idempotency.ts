@@ -1,0 +1,31 @@
+import { LedgerError, toLedgerError, validationError, type ErrorCode } from '../domain/errors.js';
+import { fingerprint, IdempotencyService } from '../domain/idempotency/idempotency.service.js';
+import type { GraphQLContext } from './context.js';
+
+/**
+ * A mutation's optional `idempotencyKey`, in the same store as REST's Idempotency-Key (scoped
+ * per owner; a key used for a REST request and then for a mutation is a different request: 422).
+ * The same mutation with JSON-equal arguments replays the first result — refusals included — and
+ * runs nothing again; other arguments: `idempotency_key_reuse`; still running:
+ * `idempotency_in_progress`. The result is stored as JSON, and read back through that JSON on
+ * the first run too, so a replay resolves exactly like the original.
+ */
+export async function idempotent<T>(ctx: GraphQLContext, mutation: string, key: string | null | undefined, args: unknown, run: () => Promise<T>): Promise<T> {
+  if (key === null || key === undefined) return run();
+  if (key.length < 1 || key.length > 255) throw validationError('idempotencyKey', 'must be 1 to 255 characters');
+  const request = JSON.parse(JSON.stringify(args ?? null)) as unknown;
+  const reply = await ctx.services.idempotency.run(ctx.principal.ownerId, key, fingerprint('GRAPHQL', mutation, request), async () => {
+    try {
+      return { status: 200, body: JSON.parse(JSON.stringify(await run())) as unknown };
+    } catch (error) {
+      const refusal = toLedgerError(error);
+      if (refusal.code === 'internal_error') throw error;
+      return IdempotencyService.errorReply(refusal);
+    }
+  });
+  if (reply.status >= 400) {
+    const body = reply.body as { code: ErrorCode; message: string; details: Record<string, unknown> };
+    throw new LedgerError(body.code, body.message, body.details);
+  }
+  return reply.body as T;
+}

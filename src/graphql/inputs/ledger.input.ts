@@ -1,0 +1,26 @@
+import { Field, ID, InputType } from 'type-graphql';
+import { DecimalScalar, JSONObjectScalar } from '../scalars.js';
+
+@InputType('TransferInput')
+export class TransferInput {
+  @Field(() => ID) projectId!: string;
+  @Field({ description: 'An asset symbol of the project.' }) currency!: string;
+  @Field({ description: 'Sender: a wallet id or address in the project.' }) from!: string;
+  @Field({ description: 'Receiver: a wallet id or address in the project.' }) to!: string;
+  @Field(() => DecimalScalar, { description: "Major units, > 0, at most the asset's fractions decimals." }) amount!: string | number;
+}
+
+@InputType('SeedInput')
+export class SeedInput {
+  @Field(() => ID) projectId!: string;
+  @Field({ description: 'An asset symbol of the project.' }) currency!: string;
+  @Field({ description: 'A system wallet id or address in the project.' }) to!: string;
+  @Field(() => DecimalScalar, { description: "Major units, > 0, at most the asset's fractions decimals." }) amount!: string | number;
+}
+
+@InputType('WebhookInput')
+export class WebhookInput {
+  @Field({ description: '"reward", "redeem", or any other flow (recorded only).' }) flowId!: string;
+  @Field(() => ID) projectId!: string;
+  @Field(() => JSONObjectScalar) values!: Record<string, unknown>;
+}

@@ -1,0 +1,45 @@
+import { ArgsType, Field, Int } from 'type-graphql';
+import { validationError } from '../domain/errors.js';
+import type { Page, PageRequest } from '../domain/projects/paging.js';
+import { encodeCursor, offsetAfter } from './cursors.js';
+import type { Window } from './types/connection.js';
+
+@ArgsType()
+export class PageArgs {
+  @Field(() => Int, { defaultValue: 20, description: 'Page size, 0 to the maximum page size (100 by default).' })
+  first!: number;
+
+  @Field(() => String, { nullable: true, description: "The `endCursor` of the previous page." })
+  after?: string | null;
+}
+
+export function checkFirst(first: number, maxPageSize: number): number {
+  if (!Number.isInteger(first) || first < 0 || first > maxPageSize) throw validationError('first', `must be an integer from 0 to ${maxPageSize}`);
+  return first;
+}
+
+/**
+ * Reads items [offset, offset + first) of a list the services page by `page`/`limit` (the REST
+ * lists, CONTRACT §7): one page when the window is aligned on `first` (always, when the client
+ * passes back the previous `endCursor` with the same `first`), else two.
+ */
+export async function offsetWindow<T>(first: number, after: string | null | undefined, fetch: (request: PageRequest) => Promise<Page<T>>): Promise<Window<T> & { offset: number; total: number }> {
+  const offset = offsetAfter(after);
+  const limit = Math.max(first, 1);
+  const page = Math.floor(offset / limit) + 1;
+  const pages = [await fetch({ page, limit })];
+  if (offset % limit !== 0 && first > 0) pages.push(await fetch({ page: page + 1, limit }));
+  const skip = offset - (page - 1) * limit;
+  const rows = pages.flatMap((p) => p.items).slice(skip, skip + first);
+  const total = pages[0].total;
+  return { rows, offset, total, hasPreviousPage: offset > 0, hasNextPage: offset + rows.length < total };
+}
+
+export const offsetCursor = (offset: number, index: number): string => encodeCursor('offset', offset + index);
+
+/** The same window over a list already loaded whole (a project's assets: at most the plan's assets_per_project). */
+export function arrayWindow<T>(items: readonly T[], first: number, after: string | null | undefined): Window<T> & { offset: number } {
+  const offset = offsetAfter(after);
+  const rows = items.slice(offset, offset + first);
+  return { rows, offset, hasPreviousPage: offset > 0, hasNextPage: offset + rows.length < items.length };
+}

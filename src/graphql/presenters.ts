@@ -1,0 +1,51 @@
+import type { BalanceRow, HistoryRow } from '../domain/ledger/ledger.types.js';
+import { minorToDecimalString } from '../domain/money.js';
+
+/**
+ * What the Transaction and Balance types resolve from: plain JSON-safe objects (amounts as
+ * decimal strings of major units, see scalars.ts), so a mutation's result can be stored for an
+ * idempotent replay and read back identically.
+ */
+export interface TransactionModel {
+  id: string;
+  projectId: number;
+  amount: string;
+  currency: string;
+  from: string;
+  to: string;
+  date: Date | string;
+  /** The resulting balance of the wallet whose history lists it. */
+  balance: string | null;
+  fromWalletId: string | null;
+  toWalletId: string;
+  /** Relay cursor position within a wallet's history. */
+  seq: string;
+}
+
+export interface BalanceModel {
+  walletId: string;
+  assetId: string;
+  account: string;
+  currency: string;
+  balance: string;
+}
+
+export function transactionModel(row: HistoryRow): TransactionModel {
+  return {
+    id: row.id,
+    projectId: row.projectId,
+    amount: minorToDecimalString(row.amount, row.fractions),
+    currency: row.symbol,
+    from: row.fromAddress,
+    to: row.toAddress,
+    date: row.date,
+    balance: minorToDecimalString(row.balance, row.fractions),
+    fromWalletId: row.fromWalletId,
+    toWalletId: row.toWalletId,
+    seq: row.seq,
+  };
+}
+
+export function balanceModel(row: BalanceRow): BalanceModel {
+  return { walletId: row.walletId, assetId: row.assetId, account: row.address, currency: row.symbol, balance: minorToDecimalString(row.amount, row.fractions) };
+}

@@ -1,0 +1,74 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { HistoryPage } from '../../domain/ledger/ledger.service.js';
+import type { WalletView } from '../../domain/wallets/wallet.types.js';
+import type { GraphQLContext } from '../context.js';
+import { projectIdOf } from '../ids.js';
+import { idempotent } from '../idempotency.js';
+import { SeedInput, TransferInput } from '../inputs/ledger.input.js';
+import { checkFirst, offsetCursor, offsetWindow, PageArgs } from '../paging.js';
+import { balanceModel, transactionModel, type BalanceModel, type TransactionModel } from '../presenters.js';
+import { toConnection, type Connection } from '../types/connection.js';
+import { TransactionHistoryType, TransactionType } from '../types/transaction.type.js';
+import { WalletType } from '../types/wallet.type.js';
+
+@Resolver(() => TransactionType)
+export class TransactionResolver {
+  @Query(() => TransactionHistoryType, {
+    nullable: true,
+    description:
+      "GET /transactions: a wallet's balance in one currency (default: the project's primary) and its transactions in it, newest first. `walletId` is a wallet id, or an address in `projectId`.",
+  })
+  async transactions(
+    @Arg('walletId') walletId: string,
+    @Arg('projectId', () => ID, { nullable: true }) projectId: string | null,
+    @Arg('currency', () => String, { nullable: true }) currency: string | null,
+    @Args() { first, after }: PageArgs,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<Connection<TransactionModel> & { balance: BalanceModel }> {
+    const query = {
+      walletId,
+      ...(projectId != null && { projectId: projectIdOf(projectId) }),
+      ...(currency != null && { currency }),
+    };
+    let history: HistoryPage | undefined;
+    const window = await offsetWindow(checkFirst(first, ctx.limits.maxPageSize), after, async (page) => {
+      const result = await ctx.services.ledger.history(ctx.principal, { ...query, ...page });
+      history ??= result;
+      return { items: result.rows, total: result.total };
+    });
+    const connection = toConnection(window, (_, i) => offsetCursor(window.offset, i), transactionModel, () => window.total);
+    return Object.assign(connection, { balance: balanceModel(history!.balance) });
+  }
+
+  @FieldResolver(() => WalletType, { nullable: true, description: 'null for a seed (from @mint).' })
+  fromWallet(@Root() transaction: TransactionModel, @Ctx() ctx: GraphQLContext): Promise<WalletView | null> | null {
+    return transaction.fromWalletId ? ctx.loaders.wallet.load(transaction.fromWalletId) : null;
+  }
+
+  @FieldResolver(() => WalletType)
+  toWallet(@Root() transaction: TransactionModel, @Ctx() ctx: GraphQLContext): Promise<WalletView | null> {
+    return ctx.loaders.wallet.load(transaction.toWalletId);
+  }
+
+  @Mutation(() => TransactionType, { description: "POST /transactions; `balance` is the sender's resulting balance." })
+  transfer(
+    @Arg('input', () => TransferInput) input: TransferInput,
+    @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | null,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<TransactionModel> {
+    return idempotent(ctx, 'transfer', idempotencyKey, { input }, async () =>
+      transactionModel(await ctx.services.ledger.transfer(ctx.principal, { ...input, projectId: projectIdOf(input.projectId) })),
+    );
+  }
+
+  @Mutation(() => TransactionType, { description: "POST /transactions/seed: mints into a system wallet from @mint; `balance` is the seeded wallet's." })
+  seed(
+    @Arg('input', () => SeedInput) input: SeedInput,
+    @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | null,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<TransactionModel> {
+    return idempotent(ctx, 'seed', idempotencyKey, { input }, async () =>
+      transactionModel(await ctx.services.ledger.seed(ctx.principal, { ...input, projectId: projectIdOf(input.projectId) })),
+    );
+  }
+}

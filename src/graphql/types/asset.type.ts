@@ -1,0 +1,24 @@
+import { Directive, Field, ID, Int, ObjectType } from 'type-graphql';
+import { DateTimeScalar } from '../scalars.js';
+import { connectionType } from './connection.js';
+
+/** Resolves from the domain's AssetView; `project` is in AssetResolver. */
+@ObjectType('Asset', { description: 'A currency of a project.' })
+@Directive('@key(fields: "id")')
+export class AssetType {
+  @Field(() => ID) id!: string;
+  @Field(() => ID) projectId!: number;
+  @Field() name!: string;
+  @Field() symbol!: string;
+  @Field(() => Int, { description: 'Decimal places: one major unit is 10^fractions minor units.' }) fractions!: number;
+  @Field(() => DateTimeScalar) createdAt!: Date;
+  @Field(() => DateTimeScalar) updatedAt!: Date;
+}
+
+export const AssetConnection = connectionType('Asset', AssetType);
+
+@ObjectType('DeleteAssetPayload')
+export class DeleteAssetPayload {
+  @Field(() => ID) id!: string;
+  @Field() deleted!: boolean;
+}

@@ -1,0 +1,93 @@
+import { Field, Int, ObjectType, type ClassType } from 'type-graphql';
+
+@ObjectType('PageInfo', { description: 'Relay page information.' })
+export class PageInfo {
+  @Field() hasNextPage!: boolean;
+  @Field() hasPreviousPage!: boolean;
+  @Field(() => String, { nullable: true }) startCursor!: string | null;
+  @Field(() => String, { nullable: true }) endCursor!: string | null;
+}
+
+export interface Edge<T> {
+  node: T;
+  cursor: string;
+}
+
+export interface Connection<T> {
+  edges: Edge<T>[];
+  pageInfo: PageInfo;
+  /** A getter: evaluated only when the query asks for it. */
+  readonly totalCount: number | Promise<number>;
+}
+
+const edgeTypes = new Map<string, ClassType<Edge<object>>>();
+
+/** `<Name>Edge`, one per node type. */
+function edgeType<T extends object>(name: string, node: ClassType<T>): ClassType<Edge<T>> {
+  let edge = edgeTypes.get(name);
+  if (!edge) {
+    @ObjectType(`${name}Edge`)
+    class EdgeType {
+      @Field(() => node) node!: T;
+      @Field() cursor!: string;
+    }
+    edge = EdgeType;
+    edgeTypes.set(name, edge);
+  }
+  return edge as ClassType<Edge<T>>;
+}
+
+/** `<Name>Connection` (with its `<Name>Edge`) for a node type: a Relay connection with `totalCount`. */
+export function connectionType<T extends object>(name: string, node: ClassType<T>): ClassType<Connection<T>> {
+  const edge = edgeType(name, node);
+
+  @ObjectType(`${name}Connection`)
+  class ConnectionType {
+    @Field(() => [edge]) edges!: Edge<T>[];
+    @Field(() => PageInfo) pageInfo!: PageInfo;
+    @Field(() => Int, { description: 'All items of the list, across pages.' }) totalCount!: number;
+  }
+  return ConnectionType;
+}
+
+/** A Relay connection without `totalCount`, for a list whose total would cost a statement of its own. */
+export function pageType<T extends object>(typeName: string, name: string, node: ClassType<T>): ClassType<Omit<Connection<T>, 'totalCount'>> {
+  const edge = edgeType(name, node);
+
+  @ObjectType(typeName)
+  class PageType {
+    @Field(() => [edge]) edges!: Edge<T>[];
+    @Field(() => PageInfo) pageInfo!: PageInfo;
+  }
+  return PageType;
+}
+
+export interface Window<R> {
+  rows: readonly R[];
+  hasNextPage: boolean;
+  hasPreviousPage: boolean;
+}
+
+/** A connection over one fetched window; `totalCount` is evaluated only if the query asks for it. */
+export function toConnection<R, T>(window: Window<R>, cursorOf: (row: R, index: number) => string, nodeOf: (row: R) => T, totalCount: () => number | Promise<number>): Connection<T> {
+  const page = toPage(window, cursorOf, nodeOf);
+  return {
+    ...page,
+    get totalCount() {
+      return totalCount();
+    },
+  };
+}
+
+export function toPage<R, T>(window: Window<R>, cursorOf: (row: R, index: number) => string, nodeOf: (row: R) => T): Omit<Connection<T>, 'totalCount'> {
+  const edges = window.rows.map((row, index) => ({ node: nodeOf(row), cursor: cursorOf(row, index) }));
+  return {
+    edges,
+    pageInfo: {
+      hasNextPage: window.hasNextPage,
+      hasPreviousPage: window.hasPreviousPage,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import { Directive, Field, ID, ObjectType } from 'type-graphql';
+import { DateTimeScalar, DecimalScalar } from '../scalars.js';
+import { connectionType, pageType } from './connection.js';
+
+/** Resolves from a TransactionModel (presenters.ts); fromWallet and toWallet are in TransactionResolver. */
+@ObjectType('Transaction', { description: 'A posted movement of one currency between two wallets (or from @mint).' })
+@Directive('@key(fields: "id")')
+export class TransactionType {
+  @Field(() => ID) id!: string;
+  @Field(() => ID) projectId!: number;
+  @Field(() => DecimalScalar, { description: 'Major units, as a decimal string.' }) amount!: string;
+  @Field({ description: 'The asset symbol.' }) currency!: string;
+  @Field({ description: 'Address of the sender; "@mint" for a seed.' }) from!: string;
+  @Field({ description: 'Address of the receiver.' }) to!: string;
+  @Field(() => DateTimeScalar, { description: 'Posting time.' }) date!: Date;
+  @Field(() => DecimalScalar, {
+    nullable: true,
+    description:
+      'The resulting balance, after this transaction, of the wallet whose history lists it (of the sender for `transfer`, of the seeded wallet for `seed`, as REST); null when the transaction is read by id.',
+  })
+  balance!: string | null;
+}
+
+export const TransactionConnection = connectionType('Transaction', TransactionType);
+
+/** A wallet's recent transactions (Wallet.transactions): keyset-paged, newest first. */
+export const RecentTransactionConnection = pageType('RecentTransactionConnection', 'Transaction', TransactionType);
+
+@ObjectType('Balance', { description: "A wallet's balance in one currency of its project (zero included)." })
+export class BalanceType {
+  @Field({ description: 'The wallet address.' }) account!: string;
+  @Field({ description: 'The asset symbol.' }) currency!: string;
+  @Field(() => ID) assetId!: string;
+  @Field(() => DecimalScalar, { description: 'Major units, as a decimal string.' }) balance!: string;
+}
+
+@ObjectType('TransactionHistory', { description: "A wallet's balance in one currency and its transactions in it, newest first (GET /transactions)." })
+export class TransactionHistoryType extends TransactionConnection {
+  @Field(() => BalanceType) balance!: BalanceType;
+}
