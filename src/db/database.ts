@@ -9,6 +9,22 @@ import type { Logger } from '../logger.js';
 // Postgres int8 and numeric arrive as strings; money stays exact because we never parse
 // them as floats (see money.ts). Counts (int8) are converted explicitly where needed.
 
+/**
+ * MikroORM gives its pool type parsers that keep timestamps as text (it hydrates them itself).
+ * Raw queries through `query()` parse `timestamptz` into a Date, as the repositories expect;
+ * every other type keeps the pool's parser.
+ */
+type TypeParsers = { getTypeParser(oid: number, format?: 'text' | 'binary'): (value: string) => unknown };
+
+function rawQueryTypes(poolTypes: TypeParsers | undefined): TypeParsers {
+  return {
+    getTypeParser(oid, format) {
+      if (oid === pg.types.builtins.TIMESTAMPTZ && format !== 'binary') return (value: string) => new Date(value);
+      return (poolTypes ?? pg.types).getTypeParser(oid, format);
+    },
+  };
+}
+
 export interface Database {
   orm: MikroORM;
   pool: pg.Pool;
@@ -33,12 +49,13 @@ export async function openDatabase(url: string, logger: Logger, poolSize = 20): 
   const pool = (await orm.em.getConnection().getNativeClient()) as pg.Pool;
   pool.on('connect', (client) => instrumentClient(client));
   pool.on('error', (err) => logger.warn({ err }, 'idle database connection failed'));
+  const types = rawQueryTypes((pool as unknown as { options: { types?: TypeParsers } }).options.types);
   return {
     orm,
     pool,
     em: () => orm.em.fork(),
     async query<T>(text: string, params?: unknown[]) {
-      const result = await pool.query(text, params as unknown[]);
+      const result = await pool.query({ text, values: params as unknown[], types });
       return result.rows as T[];
     },
     async transaction<T>(fn: (client: pg.PoolClient) => Promise<T>) {
