@@ -76,3 +76,32 @@ export async function transfer(t: TestApp, p: FundedProject, from: string, to: s
 export async function seed(t: TestApp, p: FundedProject, to: string, amount: number, currency = p.symbol): Promise<any> {
   return expectStatus(t.request('POST', '/transactions/seed', { key: p.key, body: { amount, currency, to, projectId: p.projectId } }), 201);
 }
+
+const recorders = new WeakMap<object, string[][]>();
+
+/**
+ * Records the SQL every pooled client sends (ORM and raw alike, whenever the client was
+ * connected), leaving out the call counter's background flushes. For statement-count tests.
+ */
+export function recordStatements(t: TestApp): { reset(): void; readonly statements: string[] } {
+  const statements: string[] = [];
+  let sinks = recorders.get(t.db.pool);
+  if (!sinks) {
+    const all: string[][] = [];
+    sinks = all;
+    recorders.set(t.db.pool, all);
+    const instrumented = new WeakSet<object>();
+    t.db.pool.on('acquire', (client: any) => {
+      if (instrumented.has(client)) return;
+      instrumented.add(client);
+      const query = client.query.bind(client);
+      client.query = (...args: any[]) => {
+        const text: string = typeof args[0] === 'string' ? args[0] : (args[0]?.text ?? '');
+        if (!/^\s*INSERT INTO api_call_counts/i.test(text)) for (const sink of all) sink.push(text);
+        return query(...args);
+      };
+    });
+  }
+  sinks.push(statements);
+  return { reset: () => void statements.splice(0), statements };
+}
