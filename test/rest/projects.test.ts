@@ -104,6 +104,17 @@ describe('POST /projects', () => {
     expect((await create({ name: 'Full', metadata: { blob } })).status).toBe(201);
   });
 
+  it('replays a create sent again with the same Idempotency-Key, creating nothing more', async () => {
+    const owner = await t.issueKey('projects-idempotent', 'pro');
+    const headers = { 'Idempotency-Key': 'create-once' };
+    const first = await t.request('POST', '/projects', { key: owner, body: { name: 'Once' }, headers });
+    const again = await t.request('POST', '/projects', { key: owner, body: { name: 'Once' }, headers });
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect((await t.request('GET', '/projects', { key: owner })).body.pagination.total).toBe(1);
+  });
+
   it('answers 401 without an api_key', async () => {
     expect((await t.request('POST', '/projects', { body: { name: 'x' } })).status).toBe(401);
   });
@@ -234,5 +245,34 @@ describe('PUT /projects/{id}', () => {
     expect((await t.request('PUT', '/projects/2147483000', { key, body: { name: 'x' } })).status).toBe(404);
     expect((await t.request('PUT', `/projects/${foreign.id}`, { key, body: { name: 'Mine now' } })).status).toBe(404);
     expect((await t.request('GET', `/projects/${foreign.id}`, { key: otherKey })).body.name).toBe('Theirs');
+  });
+});
+
+describe('GET /openapi.json', () => {
+  it('documents every project, asset and wallet operation with its success schema and errors', async () => {
+    const { paths } = (await t.request('GET', '/openapi.json')).body;
+    const expected: [string, string, string, string[]][] = [
+      ['/projects', 'post', '201', ['403', '404']],
+      ['/projects', 'get', '200', ['400']],
+      ['/projects/{id}', 'get', '200', ['400', '404']],
+      ['/projects/{id}', 'put', '200', ['400', '404']],
+      ['/assets', 'post', '201', ['403', '404', '409']],
+      ['/assets', 'get', '200', ['400', '404']],
+      ['/assets/{id}', 'get', '200', ['400', '404']],
+      ['/assets/{id}', 'put', '200', ['400', '404', '409']],
+      ['/assets/{id}', 'delete', '200', ['400', '404', '409']],
+      ['/wallets/create/{type}', 'post', '201', ['400', '403', '404', '409']],
+      ['/wallets/customer', 'get', '200', ['400', '404']],
+      ['/wallets/system', 'get', '200', ['400', '404']],
+      ['/wallets/{id}', 'get', '200', ['400', '404']],
+      ['/wallets/status/{id}', 'put', '200', ['400', '404', '409']],
+    ];
+    for (const [path, method, success, errors] of expected) {
+      const operation = paths[path]?.[method];
+      expect(operation).toBeDefined();
+      expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining([success, '401', ...errors]));
+    }
+    expect(paths['/assets'].get.parameters.map((p: any) => p.name).sort()).toEqual(['limit', 'page', 'projectId']);
+    expect(paths['/wallets/status/{id}'].put.requestBody).toBeDefined();
   });
 });
