@@ -29,7 +29,11 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'shutting down');
     try {
+      // A keep-alive connection whose in-flight request has just finished turns idle but stays
+      // open, which would hold server.close() until the grace timer; close idle ones as they appear.
+      const sweep = setInterval(() => app?.server.closeIdleConnections(), 50);
       await app?.close(config.shutdownGraceMs);
+      clearInterval(sweep);
       await db?.close();
       await target?.embedded?.stop();
       logger.info('stopped');
@@ -42,10 +46,21 @@ async function main(): Promise<void> {
 
   try {
     target = await connectTarget(config, logger);
-    for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => void shutdown(signal));
+    const handlers = new Map<NodeJS.Signals, () => void>();
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      const handler = () => void shutdown(signal);
+      handlers.set(signal, handler);
+      process.on(signal, handler);
+    }
     db = await openDatabase(target.url, logger, config.dbPoolSize);
     if (config.autoMigrate) await migrate(db, logger);
     app = await createApp({ db, logger, adminToken: config.adminToken, exposeStatementCount: config.exposeStatementCount });
+    // Libraries may install their own SIGTERM/SIGINT handlers (Apollo Server does unless
+    // `stopOnTerminationSignals: false`; its concurrent stop() then never settles and the
+    // process hangs). The service owns its shutdown: keep only our handlers.
+    for (const [signal, ours] of handlers) {
+      for (const listener of process.listeners(signal)) if (listener !== ours) process.removeListener(signal, listener);
+    }
     if (target.embedded) await ensureDevKey(app, config, logger);
     const address = await app.listen(config.port, config.host);
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

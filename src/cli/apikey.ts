@@ -5,7 +5,7 @@ import { migrate, openDatabase } from '../db/database.js';
 import { ApiKeyService } from '../domain/auth/api-key.service.js';
 import { loadPlans } from '../domain/auth/plans.js';
 import { LedgerError } from '../domain/errors.js';
-import { createLogger } from '../logger.js';
+import { pino } from 'pino';
 
 /** `npm run apikey -- --owner alice --plan pro`: prints {"api_key","owner","plan_code"}. */
 async function main(): Promise<void> {
@@ -15,7 +15,8 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const config = loadConfig();
-  const logger = createLogger('warn');
+  // Logs go to stderr: stdout carries only the JSON, so it can be piped (e.g. into jq).
+  const logger = pino({ level: 'warn', base: { service: 'ledger' }, timestamp: pino.stdTimeFunctions.isoTime }, pino.destination(2));
   const target = await connectTarget(config, logger, true);
   const db = await openDatabase(target.url, logger, 2);
   try {

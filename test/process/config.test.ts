@@ -1,0 +1,30 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { killAll, newDataDir, removeDataDirs, spawnService, withTimeout } from './support.js';
+
+afterAll(killAll);
+afterAll(removeDataDirs);
+
+describe('bad configuration', () => {
+  it.concurrent.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['HOST', 'two words'],
+    ['LEDGER_AUTO_MIGRATE', 'maybe'],
+    ['LEDGER_EXPOSE_STATEMENT_COUNT', 'yes'],
+    ['LOG_LEVEL', 'loud'],
+    ['DATABASE_URL', 'mysql://localhost/ledger'],
+    ['LEDGER_ADMIN_TOKEN', 'short'],
+    ['LEDGER_DB_POOL_SIZE', '0'],
+    ['LEDGER_SHUTDOWN_GRACE_MS', '-1'],
+  ])('%s=%s exits non-zero, names the variable, and touches nothing', async (name, value) => {
+    const dataDir = path.join(newDataDir(), 'not-created');
+    const service = spawnService({ dataDir, env: { [name]: value } });
+    const exit = await withTimeout(service.exited, 15_000, 'service did not exit');
+    expect(exit.signal).toBeNull();
+    expect(exit.code).toBe(2);
+    expect(service.stderr()).toContain(`invalid configuration: ${name}`);
+    expect(service.stdout()).not.toMatch(/listening on/);
+    expect(existsSync(dataDir)).toBe(false); // refused before any database was started
+  }, 30_000);
+});
