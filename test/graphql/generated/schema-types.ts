@@ -1,0 +1,503 @@
+export type Maybe<T> = T | null;
+export type InputMaybe<T> = Maybe<T>;
+/** All built-in and custom scalars, mapped to their actual values */
+export type Scalars = {
+  ID: { input: string; output: string; }
+  String: { input: string; output: string; }
+  Boolean: { input: boolean; output: boolean; }
+  Int: { input: number; output: number; }
+  Float: { input: number; output: number; }
+  /** An ISO 8601 UTC timestamp with milliseconds, e.g. "2026-01-31T12:00:00.000Z". */
+  DateTime: { input: string; output: string; }
+  /** A decimal number in major units, printed as a string (e.g. "12.5"). Input: a string or a number. */
+  Decimal: { input: string | number; output: string; }
+  /** The `JSONObject` scalar type represents JSON objects as specified by [ECMA-404](http://www.ecma-international.org/publications/files/ECMA-ST/ECMA-404.pdf). */
+  JSONObject: { input: Record<string, unknown>; output: Record<string, unknown>; }
+};
+
+/** A currency of a project. */
+export type Asset = {
+  __typename?: 'Asset';
+  createdAt: Scalars['DateTime']['output'];
+  /** Decimal places: one major unit is 10^fractions minor units. */
+  fractions: Scalars['Int']['output'];
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  project: Project;
+  projectId: Scalars['ID']['output'];
+  symbol: Scalars['String']['output'];
+  updatedAt: Scalars['DateTime']['output'];
+};
+
+export type AssetConnection = {
+  __typename?: 'AssetConnection';
+  edges: Array<AssetEdge>;
+  pageInfo: PageInfo;
+  /** All items of the list, across pages. */
+  totalCount: Scalars['Int']['output'];
+};
+
+export type AssetEdge = {
+  __typename?: 'AssetEdge';
+  cursor: Scalars['String']['output'];
+  node: Asset;
+};
+
+/** A wallet's balance in one currency of its project (zero included). */
+export type Balance = {
+  __typename?: 'Balance';
+  /** The wallet address. */
+  account: Scalars['String']['output'];
+  assetId: Scalars['ID']['output'];
+  /** Major units, as a decimal string. */
+  balance: Scalars['Decimal']['output'];
+  /** The asset symbol. */
+  currency: Scalars['String']['output'];
+};
+
+export type CreateAssetInput = {
+  /** 0–18. */
+  fractions: Scalars['Int']['input'];
+  /** 1–200 characters. */
+  name: Scalars['String']['input'];
+  projectId: Scalars['ID']['input'];
+  /** 1–12 of A–Z 0–9 _ -, unique within the project. */
+  symbol: Scalars['String']['input'];
+};
+
+export type CreateProjectInput = {
+  /** An asset of another of your projects, shared as this project's primary currency. */
+  assetId?: InputMaybe<Scalars['ID']['input']>;
+  /** > 0, default 1. */
+  exchangeRate?: InputMaybe<Scalars['Float']['input']>;
+  /** At most 16 KiB serialised; default {}. */
+  metadata?: InputMaybe<Scalars['JSONObject']['input']>;
+  /** 1–200 characters after trimming. */
+  name: Scalars['String']['input'];
+  /** Default false. */
+  supportExchangeRate?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Only "loyalty" (the default). */
+  type?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type CreateWalletInput = {
+  /** 1–128 of A–Z a–z 0–9 . _ : @ - (not starting with @), unique within the project; generated when absent. */
+  address?: InputMaybe<Scalars['String']['input']>;
+  projectId: Scalars['ID']['input'];
+};
+
+export type DeleteAssetPayload = {
+  __typename?: 'DeleteAssetPayload';
+  deleted: Scalars['Boolean']['output'];
+  id: Scalars['ID']['output'];
+};
+
+export type Mutation = {
+  __typename?: 'Mutation';
+  /** POST /assets. */
+  createAsset: Asset;
+  /** POST /projects. */
+  createProject: Project;
+  /** POST /wallets/create/{type}. */
+  createWallet: Wallet;
+  /** DELETE /assets/{id}. */
+  deleteAsset: DeleteAssetPayload;
+  /** PUT /projects/{id}. */
+  renameProject: Project;
+  /** POST /transactions/seed: mints into a system wallet from @mint; `balance` is the seeded wallet's. */
+  seed: Transaction;
+  /** PUT /wallets/status/{id}. */
+  setWalletStatus: Wallet;
+  /** POST /transactions; `balance` is the sender's resulting balance. */
+  transfer: Transaction;
+  /** PUT /assets/{id}. */
+  updateAsset: Asset;
+  /** POST /webhook: reward and redeem post a transfer; other flows are recorded. */
+  webhook: WebhookResult;
+};
+
+
+export type MutationCreateAssetArgs = {
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  input: CreateAssetInput;
+};
+
+
+export type MutationCreateProjectArgs = {
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  input: CreateProjectInput;
+};
+
+
+export type MutationCreateWalletArgs = {
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  input: CreateWalletInput;
+  type: WalletType;
+};
+
+
+export type MutationDeleteAssetArgs = {
+  id: Scalars['ID']['input'];
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationRenameProjectArgs = {
+  id: Scalars['ID']['input'];
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  name: Scalars['String']['input'];
+};
+
+
+export type MutationSeedArgs = {
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  input: SeedInput;
+};
+
+
+export type MutationSetWalletStatusArgs = {
+  id: Scalars['ID']['input'];
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  input: SetWalletStatusInput;
+};
+
+
+export type MutationTransferArgs = {
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  input: TransferInput;
+};
+
+
+export type MutationUpdateAssetArgs = {
+  id: Scalars['ID']['input'];
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  input: UpdateAssetInput;
+};
+
+
+export type MutationWebhookArgs = {
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  input: WebhookInput;
+};
+
+/** Relay page information. */
+export type PageInfo = {
+  __typename?: 'PageInfo';
+  endCursor?: Maybe<Scalars['String']['output']>;
+  hasNextPage: Scalars['Boolean']['output'];
+  hasPreviousPage: Scalars['Boolean']['output'];
+  startCursor?: Maybe<Scalars['String']['output']>;
+};
+
+/** The caller's plan: quotas and feature flags. */
+export type Plan = {
+  __typename?: 'Plan';
+  advancedAnalytics: Scalars['Boolean']['output'];
+  apiCallsPerDay: Scalars['Int']['output'];
+  assetsPerProject: Scalars['Int']['output'];
+  customBranding: Scalars['Boolean']['output'];
+  customerWallets: Scalars['Int']['output'];
+  planCode: Scalars['String']['output'];
+  prioritySupport: Scalars['Boolean']['output'];
+  projects: Scalars['Int']['output'];
+  subscriptionCode: Scalars['String']['output'];
+  subscriptionStatus: Scalars['String']['output'];
+  systemWallets: Scalars['Int']['output'];
+  userId: Scalars['String']['output'];
+};
+
+/** A project of the caller: its currencies (assets) and wallets. */
+export type Project = {
+  __typename?: 'Project';
+  /** The primary asset (own or shared). */
+  asset?: Maybe<Asset>;
+  /** The primary asset (own or shared), null until the project has one. */
+  assetId?: Maybe<Scalars['ID']['output']>;
+  /** The project's own assets, oldest first. */
+  assets: AssetConnection;
+  createdAt: Scalars['DateTime']['output'];
+  exchangeRate: Scalars['Float']['output'];
+  id: Scalars['ID']['output'];
+  metadata: Scalars['JSONObject']['output'];
+  name: Scalars['String']['output'];
+  /** The owner (user id) of the project. */
+  owner: Scalars['String']['output'];
+  supportExchangeRate: Scalars['Boolean']['output'];
+  /** Always "loyalty". */
+  type: Scalars['String']['output'];
+  updatedAt: Scalars['DateTime']['output'];
+  /** The project's wallets (optionally of one type), oldest first. */
+  wallets: WalletConnection;
+};
+
+
+/** A project of the caller: its currencies (assets) and wallets. */
+export type ProjectAssetsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: Scalars['Int']['input'];
+};
+
+
+/** A project of the caller: its currencies (assets) and wallets. */
+export type ProjectWalletsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: Scalars['Int']['input'];
+  type?: InputMaybe<WalletType>;
+};
+
+export type ProjectConnection = {
+  __typename?: 'ProjectConnection';
+  edges: Array<ProjectEdge>;
+  pageInfo: PageInfo;
+  /** All items of the list, across pages. */
+  totalCount: Scalars['Int']['output'];
+};
+
+export type ProjectEdge = {
+  __typename?: 'ProjectEdge';
+  cursor: Scalars['String']['output'];
+  node: Project;
+};
+
+export type Query = {
+  __typename?: 'Query';
+  /** GET /assets/{id}. */
+  asset?: Maybe<Asset>;
+  /** Your assets, or one project's own assets, oldest first (GET /assets). */
+  assets: AssetConnection;
+  /** The caller's plan (same as GET /user/plan). */
+  plan: Plan;
+  /** One of your projects (GET /projects/{id}); another owner's: not_found. */
+  project?: Maybe<Project>;
+  /** Your projects, oldest first (GET /projects). */
+  projects: ProjectConnection;
+  /** GET /transactions: a wallet's balance in one currency (default: the project's primary) and its transactions in it, newest first. `walletId` is a wallet id, or an address in `projectId`. */
+  transactions?: Maybe<TransactionHistory>;
+  /** GET /wallets/{id}. */
+  wallet?: Maybe<Wallet>;
+  /** A project's wallets, optionally of one type, oldest first (GET /wallets/{type}?projectId=). */
+  wallets: WalletConnection;
+  /** A project's webhook events, oldest first. */
+  webhookEvents: WebhookEventConnection;
+};
+
+
+export type QueryAssetArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryAssetsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: Scalars['Int']['input'];
+  projectId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+export type QueryProjectArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryProjectsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: Scalars['Int']['input'];
+};
+
+
+export type QueryTransactionsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  currency?: InputMaybe<Scalars['String']['input']>;
+  first?: Scalars['Int']['input'];
+  projectId?: InputMaybe<Scalars['ID']['input']>;
+  walletId: Scalars['String']['input'];
+};
+
+
+export type QueryWalletArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryWalletsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: Scalars['Int']['input'];
+  projectId: Scalars['ID']['input'];
+  type?: InputMaybe<WalletType>;
+};
+
+
+export type QueryWebhookEventsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: Scalars['Int']['input'];
+  projectId: Scalars['ID']['input'];
+};
+
+export type RecentTransactionConnection = {
+  __typename?: 'RecentTransactionConnection';
+  edges: Array<TransactionEdge>;
+  pageInfo: PageInfo;
+};
+
+export type SeedInput = {
+  /** Major units, > 0, at most the asset's fractions decimals. */
+  amount: Scalars['Decimal']['input'];
+  /** An asset symbol of the project. */
+  currency: Scalars['String']['input'];
+  projectId: Scalars['ID']['input'];
+  /** A system wallet id or address in the project. */
+  to: Scalars['String']['input'];
+};
+
+export type SetWalletStatusInput = {
+  /** The wallet's project (else not_found). */
+  projectId: Scalars['ID']['input'];
+  status: WalletStatus;
+};
+
+/** A posted movement of one currency between two wallets (or from @mint). */
+export type Transaction = {
+  __typename?: 'Transaction';
+  /** Major units, as a decimal string. */
+  amount: Scalars['Decimal']['output'];
+  /** The resulting balance, after this transaction, of the wallet whose history lists it (of the sender for `transfer`, of the seeded wallet for `seed`, as REST); null when the transaction is read by id. */
+  balance?: Maybe<Scalars['Decimal']['output']>;
+  /** The asset symbol. */
+  currency: Scalars['String']['output'];
+  /** Posting time. */
+  date: Scalars['DateTime']['output'];
+  /** Address of the sender; "@mint" for a seed. */
+  from: Scalars['String']['output'];
+  /** null for a seed (from @mint). */
+  fromWallet?: Maybe<Wallet>;
+  id: Scalars['ID']['output'];
+  projectId: Scalars['ID']['output'];
+  /** Address of the receiver. */
+  to: Scalars['String']['output'];
+  toWallet: Wallet;
+};
+
+export type TransactionEdge = {
+  __typename?: 'TransactionEdge';
+  cursor: Scalars['String']['output'];
+  node: Transaction;
+};
+
+/** A wallet's balance in one currency and its transactions in it, newest first (GET /transactions). */
+export type TransactionHistory = {
+  __typename?: 'TransactionHistory';
+  balance: Balance;
+  edges: Array<TransactionEdge>;
+  pageInfo: PageInfo;
+  /** All items of the list, across pages. */
+  totalCount: Scalars['Int']['output'];
+};
+
+export type TransferInput = {
+  /** Major units, > 0, at most the asset's fractions decimals. */
+  amount: Scalars['Decimal']['input'];
+  /** An asset symbol of the project. */
+  currency: Scalars['String']['input'];
+  /** Sender: a wallet id or address in the project. */
+  from: Scalars['String']['input'];
+  projectId: Scalars['ID']['input'];
+  /** Receiver: a wallet id or address in the project. */
+  to: Scalars['String']['input'];
+};
+
+export type UpdateAssetInput = {
+  name?: InputMaybe<Scalars['String']['input']>;
+  /** The asset's project (else not_found). */
+  projectId: Scalars['ID']['input'];
+  /** Fixed once the asset has transactions (conflict). */
+  symbol?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** A customer or system wallet of a project. */
+export type Wallet = {
+  __typename?: 'Wallet';
+  address: Scalars['String']['output'];
+  /** One entry per currency of the wallet's project, zero included. */
+  balances: Array<Balance>;
+  createdAt: Scalars['DateTime']['output'];
+  id: Scalars['ID']['output'];
+  project: Project;
+  projectId: Scalars['ID']['output'];
+  status: WalletStatus;
+  /** The wallet's transactions in every currency, newest first. */
+  transactions: RecentTransactionConnection;
+  type: WalletType;
+  updatedAt: Scalars['DateTime']['output'];
+};
+
+
+/** A customer or system wallet of a project. */
+export type WalletTransactionsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: Scalars['Int']['input'];
+};
+
+export type WalletConnection = {
+  __typename?: 'WalletConnection';
+  edges: Array<WalletEdge>;
+  pageInfo: PageInfo;
+  /** All items of the list, across pages. */
+  totalCount: Scalars['Int']['output'];
+};
+
+export type WalletEdge = {
+  __typename?: 'WalletEdge';
+  cursor: Scalars['String']['output'];
+  node: Wallet;
+};
+
+/** active ⇄ suspended; either → closed (only with zero balances); closed is final. */
+export type WalletStatus =
+  | 'ACTIVE'
+  | 'CLOSED'
+  | 'SUSPENDED';
+
+export type WalletType =
+  | 'CUSTOMER'
+  | 'SYSTEM';
+
+/** A stored webhook call, refused flows included (success false, message naming the error code). */
+export type WebhookEvent = {
+  __typename?: 'WebhookEvent';
+  flowId: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  message: Scalars['String']['output'];
+  projectId: Scalars['ID']['output'];
+  receivedAt: Scalars['DateTime']['output'];
+  success: Scalars['Boolean']['output'];
+  /** The transaction a reward or redeem posted. */
+  transactionId?: Maybe<Scalars['ID']['output']>;
+  values: Scalars['JSONObject']['output'];
+};
+
+export type WebhookEventConnection = {
+  __typename?: 'WebhookEventConnection';
+  edges: Array<WebhookEventEdge>;
+  pageInfo: PageInfo;
+  /** All items of the list, across pages. */
+  totalCount: Scalars['Int']['output'];
+};
+
+export type WebhookEventEdge = {
+  __typename?: 'WebhookEventEdge';
+  cursor: Scalars['String']['output'];
+  node: WebhookEvent;
+};
+
+export type WebhookInput = {
+  /** "reward", "redeem", or any other flow (recorded only). */
+  flowId: Scalars['String']['input'];
+  projectId: Scalars['ID']['input'];
+  values: Scalars['JSONObject']['input'];
+};
+
+export type WebhookResult = {
+  __typename?: 'WebhookResult';
+  message: Scalars['String']['output'];
+  success: Scalars['Boolean']['output'];
+};

@@ -1,0 +1,75 @@
+import { fundedProject, transfer, type FundedProject } from '../support/fixtures.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { ProjectWalletsDocument } from './generated/graphql.js';
+import { raw, run } from './support/client.js';
+import { instrumentIdleClients } from './support/statements.js';
+
+let t: TestApp;
+let key: string;
+let small: FundedProject;
+let large: FundedProject;
+
+/** A project with `wallets` wallets (one system, the rest customers), each customer paid twice. */
+async function projectWith(wallets: number): Promise<FundedProject> {
+  const p = await fundedProject(t, key, { name: `${wallets} wallets`, customers: wallets - 1, systemBalance: 100_000 });
+  for (const [i, customer] of p.customers.entries()) {
+    await transfer(t, p, p.system.id, customer.id, 10 + i);
+    await transfer(t, p, p.system.id, customer.id, 1.25);
+  }
+  return p;
+}
+
+beforeAll(async () => {
+  t = await startTestApp();
+  instrumentIdleClients(t);
+  key = await t.issueKey('statements', 'enterprise');
+  small = await projectWith(10);
+  large = await projectWith(100);
+});
+afterAll(() => t.close());
+
+const nested = (p: FundedProject, first: number) => run(t, key, ProjectWalletsDocument, { id: String(p.projectId), first, recent: 5 });
+
+describe('nested query: project → wallets → balances + transactions(first: 5)', () => {
+  it('costs the same number of statements for 10 and for 100 wallets (at most 6)', async () => {
+    await nested(small, 10); // the owner's call counter loads once per day: not part of the query
+    const ten = await nested(small, 10);
+    const hundred = await nested(large, 100);
+    expect(ten.body.errors).toBeUndefined();
+    expect(hundred.body.errors).toBeUndefined();
+    expect(ten.body.data?.project?.wallets.edges).toHaveLength(10);
+    expect(hundred.body.data?.project?.wallets.edges).toHaveLength(100);
+    expect(ten.statements).toBe(hundred.statements);
+    expect(hundred.statements).toBeLessThanOrEqual(6);
+  });
+
+  it('returns each wallet its own balances and newest transactions', async () => {
+    const res = await nested(large, 100);
+    const edges = res.body.data!.project!.wallets.edges;
+    const customer = edges.find((edge) => edge.node.id === large.customers[41].id)!.node;
+    expect(customer.balances).toEqual([{ account: large.customers[41].address, currency: 'PTS', balance: '52.25' }]);
+    expect(customer.transactions.edges.map((edge) => edge.node.amount)).toEqual(['1.25', '51']);
+    expect(customer.transactions.edges.map((edge) => edge.node.balance)).toEqual(['52.25', '51']);
+    const system = edges[0].node;
+    expect(system.transactions.edges).toHaveLength(5);
+    expect(system.transactions.pageInfo.hasNextPage).toBe(true);
+  });
+});
+
+describe('_entities', () => {
+  const entities = (ids: string[]) =>
+    raw(t, key, 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Wallet { id address balances { currency balance } } } }', {
+      r: ids.map((id) => ({ __typename: 'Wallet', id })),
+    });
+
+  it('resolves 50 Wallet representations with a constant number of statements (at most 3)', async () => {
+    const ids = [large.system.id, ...large.customers.map((c) => c.id)];
+    const five = await entities(ids.slice(0, 5));
+    const fifty = await entities(ids.slice(0, 50));
+    expect(fifty.body.errors).toBeUndefined();
+    expect(fifty.body.data._entities).toHaveLength(50);
+    expect(fifty.body.data._entities.map((w: { id: string }) => w.id)).toEqual(ids.slice(0, 50));
+    expect(fifty.statements).toBe(five.statements);
+    expect(fifty.statements).toBeLessThanOrEqual(3);
+  });
+});
