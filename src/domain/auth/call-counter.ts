@@ -16,13 +16,18 @@ interface Entry {
 
 const FLUSH_INTERVAL_MS = 100;
 const IDLE_FORGET_MS = 60_000;
+/** Within this many calls of the limit, every call is counted in PostgreSQL before it is admitted. */
+export const EXACT_WITHIN = 1_000;
 
 /**
- * Daily call quota per owner, counted in PostgreSQL (`api_call_counts`) without a write per
- * request. Each instance admits calls against `synced + sending + pending`, which is exact on
- * one instance; a timer sends the increments of all owners in one statement every 100 ms and
- * takes back the global total, so across N instances the overshoot is bounded by the calls
- * the others admit within one flush interval.
+ * Daily call quota per owner, counted in PostgreSQL (`api_call_counts`). Far from the limit,
+ * calls are admitted against `synced + sending + pending` without a write per request: a timer
+ * sends the increments of all owners in one statement every 100 ms and takes back the global
+ * total. Within EXACT_WITHIN calls of the limit, each call is admitted by one conditional
+ * increment in PostgreSQL (carrying this instance's unsent calls along), so the limit is exact
+ * across any number of instances there — the free plan's 1,000 calls are always counted this
+ * way. Instances can overshoot only if, together, they admit more than EXACT_WITHIN calls of
+ * one owner within one flush round (~200 ms) while each still believes it is far from the limit.
  */
 export class CallCounter {
   private readonly entries = new Map<string, Entry>();
@@ -59,10 +64,46 @@ export class CallCounter {
     }
     if (entry.loading) await entry.loading;
     entry.lastUsed = Date.now();
-    if (entry.synced + entry.sending + entry.pending >= limit) {
-      throw new LedgerError('rate_limited', `daily call quota of ${limit} reached`, { limit, retry_after: secondsUntilUtcMidnight() });
+    const used = entry.synced + entry.sending + entry.pending;
+    if (used >= limit) throw rateLimited(limit);
+    if (limit - used > EXACT_WITHIN) {
+      entry.pending += 1;
+      return;
     }
-    entry.pending += 1;
+    await this.admitExactly(ownerId, entry, limit);
+  }
+
+  /**
+   * One conditional increment: this call plus the calls this instance admitted but has not sent
+   * yet, only if the global total stays within the limit. Refused: the unsent calls stay pending
+   * and the entry is marked full until the next flush brings back the true total.
+   */
+  private async admitExactly(ownerId: string, entry: Entry, limit: number): Promise<void> {
+    const unsent = entry.pending;
+    entry.pending = 0;
+    entry.sending += unsent;
+    let rows: { calls: string }[];
+    try {
+      rows = await this.db.query<{ calls: string }>(
+        `INSERT INTO api_call_counts (owner_id, day, calls) VALUES ($1, $2, $3::bigint + 1)
+         ON CONFLICT (owner_id, day) DO UPDATE SET calls = api_call_counts.calls + EXCLUDED.calls
+           WHERE api_call_counts.calls + EXCLUDED.calls <= $4
+         RETURNING calls`,
+        [ownerId, entry.day, unsent, limit],
+      );
+    } catch (error) {
+      entry.sending -= unsent;
+      entry.pending += unsent;
+      throw error;
+    }
+    entry.sending -= unsent;
+    if (rows.length > 0) {
+      entry.synced = Math.max(entry.synced, Number(rows[0].calls));
+      return;
+    }
+    entry.pending += unsent;
+    entry.synced = Math.max(entry.synced, limit - entry.pending - entry.sending);
+    throw rateLimited(limit);
   }
 
   private async load(ownerId: string, day: string): Promise<number> {
@@ -100,7 +141,8 @@ export class CallCounter {
       const totals = new Map(rows.map((r) => [`${r.owner_id}/${r.day}`, Number(r.calls)]));
       for (const [ownerId, entry, delta] of batch) {
         entry.sending -= delta;
-        entry.synced = totals.get(`${ownerId}/${entry.day}`) ?? entry.synced + delta;
+        // Totals only grow within a day; statements may return out of order (see admitExactly).
+        entry.synced = Math.max(entry.synced, totals.get(`${ownerId}/${entry.day}`) ?? entry.synced + delta);
       }
     } catch (err) {
       for (const [, entry, delta] of batch) {
@@ -110,6 +152,10 @@ export class CallCounter {
       this.logger.warn({ err }, 'could not record api call counts; will retry');
     }
   }
+}
+
+function rateLimited(limit: number): LedgerError {
+  return new LedgerError('rate_limited', `daily call quota of ${limit} reached`, { limit, retry_after: secondsUntilUtcMidnight() });
 }
 
 function utcDay(): string {
