@@ -11,6 +11,7 @@ export class AssetType {
   @Field() name!: string;
   @Field() symbol!: string;
   @Field(() => Int, { description: 'Decimal places: one major unit is 10^fractions minor units.' }) fractions!: number;
+  @Field({ name: 'owner', description: 'The owner (user id) of the asset.' }) ownerId!: string;
   @Field(() => DateTimeScalar) createdAt!: Date;
   @Field(() => DateTimeScalar) updatedAt!: Date;
 }

@@ -23,6 +23,8 @@ export type Asset = {
   fractions: Scalars['Int']['output'];
   id: Scalars['ID']['output'];
   name: Scalars['String']['output'];
+  /** The owner (user id) of the asset. */
+  owner: Scalars['String']['output'];
   project: Project;
   projectId: Scalars['ID']['output'];
   symbol: Scalars['String']['output'];
