@@ -1,4 +1,8 @@
 import { Migration20261121000000_initial } from './Migration20261121000000_initial.js';
+import { Migration20261121010000_post_locks_new_asset } from './Migration20261121010000_post_locks_new_asset.js';
 
 /** Explicit list, so compiled (dist) and TypeScript (jest) runs apply the same migrations. */
-export const migrations = [{ name: 'Migration20261121000000_initial', class: Migration20261121000000_initial }];
+export const migrations = [
+  { name: 'Migration20261121000000_initial', class: Migration20261121000000_initial },
+  { name: 'Migration20261121010000_post_locks_new_asset', class: Migration20261121010000_post_locks_new_asset },
+];

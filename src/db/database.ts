@@ -47,7 +47,7 @@ export async function openDatabase(url: string, logger: Logger, poolSize = 20): 
     allowGlobalContext: false,
   });
   const pool = (await orm.em.getConnection().getNativeClient()) as pg.Pool;
-  pool.on('connect', (client) => instrumentClient(client));
+  pool.on('acquire', (client) => instrumentClient(client));
   pool.on('error', (err) => logger.warn({ err }, 'idle database connection failed'));
   const types = rawQueryTypes((pool as unknown as { options: { types?: TypeParsers } }).options.types);
   return {

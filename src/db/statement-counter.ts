@@ -24,7 +24,12 @@ interface Queryable {
   query: (...args: any[]) => any;
 }
 
+const instrumented = new WeakSet<Queryable>();
+
+/** Wraps a client's `query` once; called on every pool checkout (MikroORM may connect clients before we listen). */
 export function instrumentClient(client: Queryable): void {
+  if (instrumented.has(client)) return;
+  instrumented.add(client);
   const original = client.query.bind(client);
   client.query = (...args: any[]) => {
     const scope = storage.getStore();

@@ -6,8 +6,12 @@ import { ErrorBody } from './schemas.js';
 /** OpenAPI 3.1 built from the very zod schemas that validate requests. */
 export function buildOpenApi(routes: Route[]): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  const toSchema = (schema: z.ZodType, io: 'input' | 'output') =>
-    z.toJSONSchema(schema, { target: 'openapi-3.0', io, unrepresentable: 'any' }) as Record<string, unknown>;
+  // OpenAPI 3.1 schemas are JSON Schema 2020-12. An empty metadata registry inlines schemas that carry
+  // a zod `.meta({ id })`, which would otherwise become `$defs` refs relative to the wrong document.
+  const toSchema = (schema: z.ZodType, io: 'input' | 'output') => {
+    const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', metadata: z.registry() });
+    return json as Record<string, unknown>;
+  };
   for (const r of routes) {
     if (!r.doc) continue;
     const operation: Record<string, unknown> = {

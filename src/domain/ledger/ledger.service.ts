@@ -42,6 +42,7 @@ const REFUSALS: Record<Exclude<PostingResult['code'], 'ok'>, () => LedgerError> 
   insufficient_funds: () => new LedgerError('insufficient_funds', 'the sender does not have enough funds'),
   wallet_inactive: () => new LedgerError('wallet_inactive', 'both wallets must be active'),
   balance_overflow: () => new LedgerError('conflict', 'the receiving balance would exceed its maximum'),
+  asset_missing: () => new LedgerError('not_found', 'currency not found (the asset was deleted)'),
 };
 
 /** Money movement: transfers, seeds and histories. The only writer of balances. */

@@ -49,7 +49,7 @@ export interface PostingRequest {
   amount: bigint;
 }
 
-export type PostingCode = 'ok' | 'wallet_inactive' | 'insufficient_funds' | 'balance_overflow';
+export type PostingCode = 'ok' | 'wallet_inactive' | 'insufficient_funds' | 'balance_overflow' | 'asset_missing';
 
 export interface PostingResult {
   code: PostingCode;

@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import { LedgerRepository } from '../../src/domain/ledger/ledger.repository.js';
+import { fundedProject, type FundedProject } from '../support/fixtures.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+let t: TestApp;
+let f: FundedProject;
+let repo: LedgerRepository;
+beforeAll(async () => {
+  t = await startTestApp();
+  const key = await t.issueKey('post-owner', 'enterprise');
+  f = await fundedProject(t, key, { customers: 3, systemBalance: '100' });
+  repo = new LedgerRepository(t.db);
+});
+afterAll(() => t.close());
+
+const minor = async (walletId: string) => {
+  const [row] = await t.db.query<{ amount: string }>(`SELECT amount::text FROM balances WHERE wallet_id = $1`, [walletId]);
+  return row ? BigInt(row.amount) : 0n;
+};
+
+describe('ledger_post (one batch, one database transaction, an outcome per element)', () => {
+  it('applies elements in order and refuses one without affecting its neighbours', async () => {
+    const [a, b] = f.customers;
+    const system = f.system.id;
+    const base = { projectId: f.projectId, assetId: f.assetId };
+    const results = await repo.post([
+      { ...base, fromWalletId: system, toWalletId: a.id, amount: 6000n },
+      { ...base, fromWalletId: system, toWalletId: b.id, amount: 6000n }, // only 4000 left: refused
+      { ...base, fromWalletId: system, toWalletId: b.id, amount: 4000n },
+      { ...base, fromWalletId: a.id, toWalletId: b.id, amount: 1n },
+    ]);
+    expect(results.map((r) => r.code)).toEqual(['ok', 'insufficient_funds', 'ok', 'ok']);
+    expect(results[0]).toMatchObject({ fromBalance: 4000n, toBalance: 6000n });
+    expect(results[2]).toMatchObject({ fromBalance: 0n, toBalance: 4000n });
+    expect(results[3]).toMatchObject({ fromBalance: 5999n, toBalance: 4001n });
+    expect(await minor(system)).toBe(0n);
+    expect(await minor(a.id)).toBe(5999n);
+    expect(await minor(b.id)).toBe(4001n);
+  });
+
+  it('refuses an element whose asset no longer exists (deleted between resolution and posting)', async () => {
+    const [, , c] = f.customers;
+    const [result] = await repo.post([{ projectId: f.projectId, assetId: randomUUID(), fromWalletId: null, toWalletId: c.id, amount: 5n }]);
+    expect(result.code).toBe('asset_missing');
+    const [row] = await t.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM balances WHERE wallet_id = $1`, [c.id]);
+    expect(row.n).toBe('0');
+  });
+
+  it('refuses an element touching a suspended wallet', async () => {
+    const [a, , c] = f.customers;
+    await t.db.query(`UPDATE wallets SET status = 'suspended' WHERE id = $1`, [c.id]);
+    const [result] = await repo.post([{ projectId: f.projectId, assetId: f.assetId, fromWalletId: a.id, toWalletId: c.id, amount: 1n }]);
+    expect(result.code).toBe('wallet_inactive');
+    await t.db.query(`UPDATE wallets SET status = 'active' WHERE id = $1`, [c.id]);
+  });
+});

@@ -1,0 +1,46 @@
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+const SPEC_OPERATIONS = [
+  'post /projects', 'get /projects', 'get /projects/{id}', 'put /projects/{id}',
+  'post /assets', 'get /assets', 'get /assets/{id}', 'put /assets/{id}', 'delete /assets/{id}',
+  'post /wallets/create/{type}', 'get /wallets/customer', 'get /wallets/system', 'get /wallets/{id}', 'put /wallets/status/{id}',
+  'post /transactions', 'post /transactions/seed', 'get /transactions',
+  'get /user/plan', 'post /webhook',
+];
+
+describe('GET /openapi.json', () => {
+  it('is an OpenAPI 3.1 document, version 1, served without auth', async () => {
+    const res = await t.request('GET', '/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.1.0');
+    expect(res.body.info.version).toBe('1');
+  });
+
+  it('documents every operation of the interface with its body, success and error responses', async () => {
+    const { body } = await t.request('GET', '/openapi.json');
+    for (const operation of SPEC_OPERATIONS) {
+      const [method, path] = operation.split(' ');
+      const doc = body.paths[path]?.[method];
+      expect({ operation, documented: Boolean(doc) }).toEqual({ operation, documented: true });
+      const statuses = Object.keys(doc.responses);
+      expect(statuses.some((s) => s.startsWith('2'))).toBe(true);
+      expect(statuses).toEqual(expect.arrayContaining(['401', '429', '500']));
+      if (method === 'post' || method === 'put') {
+        expect(doc.requestBody.content['application/json'].schema.type).toBe('object');
+        expect(statuses).toEqual(expect.arrayContaining(['400', '413', '415']));
+      }
+    }
+  });
+
+  it('has no dangling references', async () => {
+    const { body } = await t.request('GET', '/openapi.json');
+    const refs = JSON.stringify(body).match(/"\$ref":"[^"]+"/g) ?? [];
+    for (const ref of refs) expect(ref).toMatch(/"#\/components\/schemas\/Error"/);
+  });
+});
