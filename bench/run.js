@@ -375,8 +375,9 @@ async function compareReads(targets, fixture) {
 }
 
 main()
-  .catch((error) => {
+  .catch(async (error) => {
     process.exitCode = 1;
+    await new Promise((resolve) => setTimeout(resolve, 300)); // children's last log lines
     say(`\nbenchmark failed: ${error?.stack ?? error}${error?.cause ? `\ncause: ${error.cause.stack ?? error.cause}` : ''}`);
     for (const server of resources.servers) {
       if (server.exited || server.problems.count) say(`--- last output of ${server.name} (${server.exited ? 'exited' : 'running'}) ---\n${server.output.slice(-30).join('\n')}`);
