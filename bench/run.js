@@ -3,10 +3,11 @@
 //   node bench/run.js <transfers|hot|read|all> [more workloads...] [options]   (after `npm run build`, with Node 24)
 // Options: --duration s (10), --connections n (64), --rounds n (2), --warmup s (2),
 //          --baseline-only (no service: seed the baseline by SQL; for developing the harness),
-//          --keep-logs (print the children's last output at the end).
+//          --keep-logs (print the children's last output at the end),
+//          --cpu-prof (run the service with node --cpu-prof; prints where its CPU time went).
 // See bench/README.md.
 
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -18,6 +19,7 @@ import { runLoad, sampleStatements, resetStatements, statementsOfRun } from './l
 import { ledgerState, verifyLedger } from './lib/verify.js';
 import { aggregate, table, runRow, RUN_HEADERS, fixed, statusText } from './lib/report.js';
 import { call } from './lib/http.js';
+import { summarizeProfile } from './lib/profile.js';
 import { transfersWorkload } from './workloads/transfers.js';
 import { hotWorkload } from './workloads/hot.js';
 import { readWorkload, readQuery, readAnswerProblem } from './workloads/read.js';
@@ -35,6 +37,7 @@ const { values: opts, positionals } = parseArgs({
     warmup: { type: 'string', default: '2' },
     'baseline-only': { type: 'boolean', default: false },
     'keep-logs': { type: 'boolean', default: false },
+    'cpu-prof': { type: 'boolean', default: false },
   },
 });
 const names = positionals.flatMap((p) => (p === 'all' ? Object.keys(WORKLOADS) : p.split(','))).filter(Boolean);
@@ -108,8 +111,10 @@ async function main() {
 
   const targets = [];
   const adminToken = `bench-${randomBytes(12).toString('hex')}`;
+  const profileDir = path.join(resources.tmp, 'profiles');
   if (!baselineOnly) {
-    const service = await startServer('service', ['dist/src/main.js'], {
+    const profiling = opts['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+    const service = await startServer('service', [...profiling, 'dist/src/main.js'], {
       DATABASE_URL: serviceDbUrl,
       PORT: String(await freePort()),
       HOST: '127.0.0.1',
@@ -219,6 +224,21 @@ async function main() {
   // ---------------------------------------------------------------- summary
   const problems = Object.fromEntries(targets.map((t) => [t.name, t.server.problems]));
   printSummary({ results, targets, problems, shapeCheck, setupChecks });
+  let profile;
+  if (opts['cpu-prof'] && !baselineOnly) {
+    await targets[0].server.stop(); // the profile is written when the service exits
+    const files = readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'));
+    if (files.length) {
+      profile = summarizeProfile(path.join(profileDir, files[0]));
+      say();
+      say(`service CPU profile (whole life of the process, seeding included): ${profile.totalMs} ms sampled`);
+      say(table(['self time by package', 'ms', '%'], profile.packages.map((p) => [p.key, p.ms, p.percent])));
+      say(table(['self time by function', 'ms', '%'], profile.functions.map((p) => [p.key, p.ms, p.percent])));
+      const kept = path.join(ROOT, 'bench/results', `service-${startedAt.toISOString().replace(/[:.]/g, '-')}.cpuprofile`);
+      copyFileSync(path.join(profileDir, files[0]), kept);
+      say(`profile kept in ${path.relative(ROOT, kept)} (open it in Chrome DevTools)`);
+    } else say('no .cpuprofile was written by the service');
+  }
 
   const file = path.join(ROOT, 'bench/results', `${names.join('+')}-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
   mkdirSync(path.dirname(file), { recursive: true });
@@ -235,6 +255,7 @@ async function main() {
         shapeCheck,
         results,
         serverProblems: problems,
+        profile,
       },
       (_, v) => (typeof v === 'bigint' ? v.toString() : v),
       2,
@@ -358,7 +379,13 @@ async function compareReads(targets, fixture) {
   const answers = {};
   for (const target of targets) {
     const response = await call(target.url, 'POST', '/graphql', { body: { query: readQuery(fixture.projectId) }, headers: { api_key: fixture.apiKey }, allow: true });
-    answers[target.name] = { status: response.status, json: response.json, problem: readAnswerProblem(response.json), text: response.text.slice(0, 400) };
+    answers[target.name] = {
+      status: response.status,
+      json: response.json,
+      problem: readAnswerProblem(response.json),
+      text: response.text.slice(0, 400),
+      bytes: Buffer.byteLength(response.text),
+    };
   }
   const { service, baseline } = answers;
   let summary;
@@ -369,6 +396,7 @@ async function compareReads(targets, fixture) {
     const shape = shapeDifference(service.json, baseline.json);
     const value = valueDifference(service.json, baseline.json);
     summary = shape ? `shapes differ at ${shape}` : value ? `same shape, values differ at ${value}` : 'identical answers';
+    summary += ` (bytes on the wire: service ${service.bytes}, baseline ${baseline.bytes})`;
   }
   say(`nested read, service vs baseline on identical data: ${summary}`);
   return { summary, statuses: { service: service.status, baseline: baseline.status } };
