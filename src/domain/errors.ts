@@ -78,6 +78,13 @@ export function translatePgError(error: unknown): LedgerError | undefined {
       });
     case '22003':
       return validationError('body', 'number out of range');
+    // Text PostgreSQL cannot store (NUL; \u0000 in jsonb) or JSON nested too deeply for it, from
+    // inputs no body check sees (query strings, GraphQL literals).
+    case '22021':
+    case '22P05':
+      return validationError('input', 'contains characters that cannot be stored (NUL or invalid Unicode)');
+    case '54001':
+      return validationError('input', 'is nested too deeply');
     default:
       return undefined;
   }

@@ -1,7 +1,9 @@
 import type { IncomingMessage } from 'node:http';
-import { LedgerError } from '../domain/errors.js';
+import { LedgerError, validationError } from '../domain/errors.js';
 
 export const MAX_BODY_BYTES = 100 * 1024;
+/** Deeper JSON is refused before it reaches PostgreSQL, whose jsonb parser would fail on it. */
+export const MAX_JSON_DEPTH = 64;
 
 /** Reads a JSON body in the contract's order: size (413), media type (415), syntax (400). */
 export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
@@ -15,10 +17,36 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   if (!isJson(contentType)) {
     throw new LedgerError('unsupported_media_type', 'Content-Type must be application/json', { content_type: contentType ?? null });
   }
+  let value: unknown;
   try {
-    return JSON.parse(raw.toString('utf8'));
+    value = JSON.parse(raw.toString('utf8'));
   } catch {
     throw new LedgerError('invalid_json', 'request body is not valid JSON');
+  }
+  assertStorable(value);
+  return value;
+}
+
+// NUL, and a surrogate that is not half of a pair (text that is not Unicode at all).
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * JSON that parses but that PostgreSQL cannot store as sent: NUL in a string or key (text and
+ * jsonb refuse it), an unpaired surrogate (it would be silently replaced by U+FFFD), nesting
+ * over MAX_JSON_DEPTH. One check for every body (REST and GraphQL variables): 400 naming the field.
+ */
+export function assertStorable(value: unknown, path = '', depth = 0): void {
+  const field = path || 'body';
+  if (typeof value === 'string') {
+    if (UNSTORABLE.test(value)) throw validationError(field, 'must not contain NUL characters or unpaired surrogates');
+    return;
+  }
+  if (value === null || typeof value !== 'object') return;
+  if (depth >= MAX_JSON_DEPTH) throw validationError(field, `is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  for (const [key, item] of Object.entries(value)) {
+    const itemPath = path ? `${path}.${key}` : key;
+    if (UNSTORABLE.test(key)) throw validationError(itemPath, 'names a key with NUL characters or unpaired surrogates');
+    assertStorable(item, itemPath, depth + 1);
   }
 }
 
