@@ -1,0 +1,49 @@
+import { ERROR_STATUS } from '../../../src/domain/errors.js';
+import type { Queryable } from './invariants.js';
+
+/** Why a REST answer breaks the contract for a certainly-invalid request (null: it does not). */
+export function restAnswerProblem(status: number, body: unknown): string | null {
+  if (status >= 500) return `server error ${status}`;
+  if (status < 400) return `wrongful success ${status}`;
+  if (status === 401 || status === 429) return `unexpected ${status}`;
+  return errorBodyProblem(status, body);
+}
+
+export function errorBodyProblem(status: number, body: unknown): string | null {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return `error body is not an object: ${JSON.stringify(body)}`;
+  const { code, message, details, ...rest } = body as Record<string, unknown>;
+  if (Object.keys(rest).length) return `error body has extra fields ${Object.keys(rest).join(', ')}`;
+  if (typeof code !== 'string' || !(code in ERROR_STATUS)) return `code ${JSON.stringify(code)} is not in the closed set`;
+  if (ERROR_STATUS[code as keyof typeof ERROR_STATUS] !== status) return `code ${code} answered with status ${status}`;
+  if (typeof message !== 'string' || message.length === 0) return 'message is not a non-empty string';
+  if (/\n\s+at /.test(message)) return 'message carries a stack trace';
+  if (!details || typeof details !== 'object' || Array.isArray(details)) return `details is not an object: ${JSON.stringify(details)}`;
+  return null;
+}
+
+/** Why a GraphQL answer breaks the contract for a certainly-invalid mutation (null: it does not). */
+export function graphqlAnswerProblem(status: number, body: any, mutation: string | null): string | null {
+  if (status >= 500) return `server error ${status}`;
+  if (status !== 200 && status !== 400) return `unexpected status ${status}`;
+  if (!body || !Array.isArray(body.errors) || body.errors.length === 0) return `no errors: ${JSON.stringify(body)?.slice(0, 300)}`;
+  for (const error of body.errors) {
+    const code = error?.extensions?.code;
+    if (typeof code !== 'string' || !(code in ERROR_STATUS)) return `extensions.code ${JSON.stringify(code)} is not in the closed set`;
+    if (code === 'internal_error') return 'internal_error';
+    if (typeof error.message !== 'string' || /\n\s+at /.test(error.message)) return 'message missing or a stack trace';
+  }
+  if (mutation && body.data && body.data[mutation] != null) return `wrongful data ${JSON.stringify(body.data)}`;
+  return null;
+}
+
+/** Everything a refused write must leave untouched. */
+export async function stateSnapshot(db: Queryable): Promise<unknown> {
+  const [balances, transactions, projects, assets, wallets] = await Promise.all([
+    db.query(`SELECT wallet_id, asset_id, amount::text FROM balances ORDER BY wallet_id, asset_id`),
+    db.query(`SELECT count(*)::text AS n, coalesce(sum(amount), 0)::text AS total FROM transactions`),
+    db.query(`SELECT id, name, type, exchange_rate::text, support_exchange_rate, metadata, asset_id, updated_at FROM projects ORDER BY id`),
+    db.query(`SELECT id, project_id, name, symbol, fractions, updated_at FROM assets ORDER BY seq`),
+    db.query(`SELECT id, address, type, status, updated_at FROM wallets ORDER BY seq`),
+  ]);
+  return { balances, transactions, projects, assets, wallets };
+}

@@ -1,0 +1,278 @@
+import fc from 'fast-check';
+import {
+  deepJson,
+  unstorableString,
+  badProjectIdSegment,
+  badUuidSegment,
+  invalidValues,
+  malformedJson,
+  nonObjectJson,
+  unknownKey,
+  unknownReference,
+  wrongContentTypes,
+  wrongType,
+} from './fuzz-values.js';
+
+/** The fuzzed owner's resources: a funded project whose asset has transactions. */
+export interface FuzzTarget {
+  projectId: number;
+  assetId: string;
+  symbol: string;
+  systemId: string;
+  customerId: string;
+  /** Every id and address of the project's wallets (generated references avoid them). */
+  known: string[];
+}
+
+export interface FuzzRequest {
+  endpoint: string;
+  breaker: string;
+  method: string;
+  path: string;
+  body?: unknown;
+  raw?: string;
+  /** undefined: application/json; null: none. */
+  contentType?: string | null;
+}
+
+type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'object';
+
+interface FieldSpec {
+  type: JsonType;
+  required: boolean;
+  nullable?: boolean;
+  /** Right type, certainly invalid (or certainly unknown) values; none for a boolean or a free object. */
+  invalid?: fc.Arbitrary<unknown>;
+}
+
+interface EndpointSpec {
+  name: string;
+  method: 'POST' | 'PUT' | 'DELETE';
+  /** The path with a valid parameter, and its parameter breakers. */
+  path: (param?: string) => string;
+  badParams?: fc.Arbitrary<string>;
+  fields: Record<string, FieldSpec>;
+  /** A valid body (alone, it may succeed: cases always add a breaker). */
+  base: Record<string, unknown> | undefined;
+  /** Extra breakers of this endpoint, each certainly refused. */
+  extra?: fc.Arbitrary<FuzzRequest>[];
+}
+
+function endpoints(t: FuzzTarget): EndpointSpec[] {
+  const ref = unknownReference(t.known);
+  const projectId: FieldSpec = { type: 'integer', required: true, invalid: invalidValues.projectId };
+  const walletRef = (required: boolean): FieldSpec => ({
+    type: 'string',
+    required,
+    invalid: fc.oneof(fc.constant(''), fc.integer({ min: 129, max: 300 }).map((n) => 'w'.repeat(n)), ref),
+  });
+  const currency: FieldSpec = { type: 'string', required: true, invalid: fc.oneof(fc.constant(''), ref.filter((s) => s !== t.symbol)) };
+  const amount: FieldSpec = { type: 'number', required: true, invalid: invalidValues.amount };
+  const transfer = { amount: 1, currency: t.symbol, from: t.systemId, to: t.customerId, projectId: t.projectId };
+  return [
+    {
+      name: 'POST /projects',
+      method: 'POST',
+      path: () => '/projects',
+      fields: {
+        name: { type: 'string', required: true, invalid: invalidValues.name },
+        type: { type: 'string', required: false, invalid: invalidValues.projectType },
+        exchangeRate: { type: 'number', required: false, invalid: invalidValues.exchangeRate },
+        supportExchangeRate: { type: 'boolean', required: false },
+        metadata: { type: 'object', required: false, invalid: invalidValues.metadata },
+        asset_id: { type: 'string', required: false, nullable: true, invalid: fc.oneof(invalidValues.uuid, fc.uuid()) },
+      },
+      base: { name: 'fuzz project', type: 'loyalty', exchangeRate: 1.5, supportExchangeRate: true, metadata: { tier: 'gold' } },
+    },
+    {
+      name: 'PUT /projects/{id}',
+      method: 'PUT',
+      path: (id = String(t.projectId)) => `/projects/${id}`,
+      badParams: fc.oneof(badProjectIdSegment, fc.constantFrom('2147483647', '2000000000')),
+      fields: { name: { type: 'string', required: true, invalid: invalidValues.name } },
+      base: { name: 'renamed by fuzz' },
+    },
+    {
+      name: 'POST /assets',
+      method: 'POST',
+      path: () => '/assets',
+      fields: {
+        name: { type: 'string', required: true, invalid: invalidValues.name },
+        symbol: { type: 'string', required: true, invalid: fc.oneof(invalidValues.symbol, fc.constant(t.symbol)) },
+        fractions: { type: 'integer', required: true, invalid: invalidValues.fractions },
+        projectId: { ...projectId, invalid: fc.oneof(invalidValues.projectId, fc.constantFrom(2_147_483_647, 2_000_000_000)) },
+      },
+      base: { name: 'Fuzz coin', symbol: 'FUZZ', fractions: 2, projectId: t.projectId },
+    },
+    {
+      name: 'PUT /assets/{id}',
+      method: 'PUT',
+      path: (id = t.assetId) => `/assets/${id}`,
+      badParams: fc.oneof(badUuidSegment, fc.uuid()),
+      fields: {
+        projectId,
+        // The asset has transactions: any other symbol is a 409, and a malformed one a 400.
+        symbol: { type: 'string', required: false, invalid: fc.oneof(invalidValues.symbol, fc.constantFrom('OTHER', 'X1')) },
+        name: { type: 'string', required: true, invalid: invalidValues.name },
+      },
+      base: { projectId: t.projectId, name: 'renamed asset' },
+    },
+    {
+      name: 'DELETE /assets/{id}',
+      method: 'DELETE',
+      // The base asset has transactions: deleting it is a 409 asset_in_use.
+      path: (id = t.assetId) => `/assets/${id}`,
+      badParams: fc.oneof(badUuidSegment, fc.uuid(), fc.constant(t.assetId)),
+      fields: {},
+      base: undefined,
+    },
+    {
+      name: 'POST /wallets/create/{type}',
+      method: 'POST',
+      path: (type = 'customer') => `/wallets/create/${type}`,
+      badParams: fc.oneof(fc.constantFrom('Customer', 'SYSTEM', 'admin', 'customers', 'mint'), badUuidSegment),
+      fields: {
+        projectId: { ...projectId, invalid: fc.oneof(invalidValues.projectId, fc.constantFrom(2_147_483_647)) },
+        address: { type: 'string', required: false, invalid: invalidValues.address },
+      },
+      base: { projectId: t.projectId, address: 'fuzz-wallet' },
+    },
+    {
+      name: 'PUT /wallets/status/{id}',
+      method: 'PUT',
+      path: (id = t.customerId) => `/wallets/status/${id}`,
+      badParams: fc.oneof(badUuidSegment, fc.uuid()),
+      fields: {
+        projectId: { ...projectId, invalid: fc.oneof(invalidValues.projectId, fc.constantFrom(2_147_483_647)) },
+        status: { type: 'string', required: true, invalid: invalidValues.status },
+      },
+      base: { projectId: t.projectId, status: 'suspended' },
+    },
+    {
+      name: 'POST /transactions',
+      method: 'POST',
+      path: () => '/transactions',
+      fields: { amount, currency, from: walletRef(true), to: walletRef(true), projectId },
+      base: transfer,
+      extra: [
+        fc.constantFrom(t.systemId, t.customerId).map((w) => ({
+          endpoint: 'POST /transactions',
+          breaker: 'from = to',
+          method: 'POST',
+          path: '/transactions',
+          body: { ...transfer, from: w, to: w },
+        })),
+        // The customer holds nothing: any amount overdraws it (409, nothing posted).
+        fc.integer({ min: 1, max: 1_000_000 }).map((cents) => ({
+          endpoint: 'POST /transactions',
+          breaker: 'overdraw',
+          method: 'POST',
+          path: '/transactions',
+          body: { ...transfer, from: t.customerId, to: t.systemId, amount: cents / 100 },
+        })),
+      ],
+    },
+    {
+      name: 'POST /transactions/seed',
+      method: 'POST',
+      path: () => '/transactions/seed',
+      fields: { amount, currency, projectId, to: walletRef(true) },
+      base: { amount: 1, currency: t.symbol, projectId: t.projectId, to: t.systemId },
+      extra: [
+        fc.constant({
+          endpoint: 'POST /transactions/seed',
+          breaker: 'seed a customer wallet',
+          method: 'POST',
+          path: '/transactions/seed',
+          body: { amount: 1, currency: t.symbol, projectId: t.projectId, to: t.customerId },
+        }),
+      ],
+    },
+    {
+      name: 'POST /webhook',
+      method: 'POST',
+      path: () => '/webhook',
+      fields: {
+        flowId: { type: 'string', required: true, invalid: invalidValues.flowId },
+        projectId: { ...projectId, invalid: fc.oneof(invalidValues.projectId, fc.constantFrom(2_147_483_647)) },
+        values: { type: 'object', required: true },
+      },
+      base: { flowId: 'reward', projectId: t.projectId, values: { to: t.customerId, amount: 1 } },
+      extra: [
+        // reward/redeem whose values break the flow's own rules.
+        fc
+          .record({
+            flowId: fc.constantFrom('reward', 'redeem'),
+            bad: fc.oneof(
+              invalidValues.amount.map((amount) => ({ amount })),
+              unknownReference(t.known).map((other) => ({ other })),
+              ref.map((to) => ({ to, from: to })),
+              fc.constant({ fiatAmount: 10 }),
+            ),
+          })
+          .map(({ flowId, bad }) => {
+            const valid = flowId === 'reward' ? { to: t.customerId, amount: 1 } : { from: t.customerId, amount: 1 };
+            return { endpoint: 'POST /webhook', breaker: `${flowId} values`, method: 'POST', path: '/webhook', body: { flowId, projectId: t.projectId, values: { ...valid, ...bad } } };
+          }),
+      ],
+    },
+  ];
+}
+
+/** Every case of one endpoint is its valid request with at least one certainly-wrong part. */
+function casesOf(spec: EndpointSpec): fc.Arbitrary<FuzzRequest> {
+  const fields = Object.keys(spec.fields);
+  const request = (breaker: string, parts: Partial<FuzzRequest>): FuzzRequest => ({ endpoint: spec.name, breaker, method: spec.method, path: spec.path(), ...parts });
+  const withBody = (breaker: string, body: Record<string, unknown>) => request(breaker, { body });
+  const arbs: fc.Arbitrary<FuzzRequest>[] = [...(spec.extra ?? [])];
+  const base = spec.base;
+  if (spec.badParams) {
+    arbs.push(spec.badParams.map((param) => request('path parameter', { path: spec.path(encodeURIComponent(param)), body: base })));
+  }
+  if (base) {
+    // Noise: other fields replaced by anything at all, on top of the breaker.
+    // Only fields the valid body has are replaced, so noise never completes an incomplete request.
+    const noisy = (skip: string) =>
+      fc.array(fc.tuple(fc.constantFrom(...Object.keys(base)), fc.jsonValue({ maxDepth: 2 })), { maxLength: 2 }).map((pairs) => {
+        const body = { ...base };
+        for (const [key, value] of pairs) if (key !== skip) body[key] = value;
+        return body;
+      });
+    arbs.push(
+      fc.tuple(unknownKey(fields), fc.jsonValue({ maxDepth: 2 }), noisy('')).map(([key, value, body]) => withBody('unknown field', { ...body, [key]: value })),
+    );
+    for (const field of fields) {
+      const f = spec.fields[field];
+      if (f.required && field in base) {
+        arbs.push(noisy(field).map((body) => {
+          const { [field]: _, ...rest } = body;
+          return withBody(`missing ${field}`, rest);
+        }));
+      }
+      arbs.push(fc.tuple(wrongType(f.type, f.nullable), noisy(field)).map(([value, body]) => withBody(`${field}: wrong type`, { ...body, [field]: value })));
+      if (f.type === 'string') {
+        arbs.push(fc.tuple(unstorableString, noisy(field)).map(([value, body]) => withBody(`${field}: unstorable text`, { ...body, [field]: value })));
+      }
+      if (f.type === 'object') {
+        const bad = fc.oneof(unstorableString.map((v) => ({ note: v })), unstorableString.map((k) => ({ [k]: 1 })), deepJson.map((v) => ({ deep: v })));
+        arbs.push(fc.tuple(bad, noisy(field)).map(([value, body]) => withBody(`${field}: unstorable JSON`, { ...body, [field]: value })));
+      }
+      if (f.invalid) arbs.push(fc.tuple(f.invalid, noisy(field)).map(([value, body]) => withBody(`${field}: invalid value`, { ...body, [field]: value })));
+    }
+    arbs.push(malformedJson.map((raw) => request('malformed JSON', { raw })));
+    arbs.push(nonObjectJson.map((raw) => request('non-object JSON', { raw })));
+    arbs.push(wrongContentTypes.map((contentType) => request('media type', { raw: JSON.stringify(base), contentType })));
+    arbs.push(fc.constant(request('body over 100 KiB', { body: { ...base, padding: 'x'.repeat(101 * 1024) } })));
+  }
+  return fc.oneof(...arbs);
+}
+
+/** `perEndpoint` cases for each REST write endpoint, the same on every run (fixed seed). */
+export function restFuzzCases(target: FuzzTarget, perEndpoint: number, seed: number): FuzzRequest[] {
+  return endpoints(target).flatMap((spec, i) => fc.sample(casesOf(spec), { numRuns: perEndpoint, seed: seed + i }));
+}
+
+/** Each endpoint's valid request, unbroken: the control that proves the cases fail for their breaker. */
+export function restControlRequests(target: FuzzTarget): FuzzRequest[] {
+  return endpoints(target).map((spec) => ({ endpoint: spec.name, breaker: 'none', method: spec.method, path: spec.path(), body: spec.base }));
+}
