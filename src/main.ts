@@ -22,6 +22,7 @@ async function main(): Promise<void> {
   let target: DatabaseTarget | undefined;
   let db: Database | undefined;
   let app: App | undefined;
+  let startup: Promise<void> | undefined;
   let stopping = false;
 
   const shutdown = async (signal: string) => {
@@ -29,6 +30,9 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'shutting down');
     try {
+      // A signal during start-up lets the step under way finish, so that whatever it started
+      // (the embedded cluster above all) is stopped below rather than left running.
+      await startup?.catch(() => undefined);
       // A keep-alive connection whose in-flight request has just finished turns idle but stays
       // open, which would hold server.close() until the grace timer; close idle ones as they appear.
       const sweep = setInterval(() => app?.server.closeIdleConnections(), 50);
@@ -44,14 +48,15 @@ async function main(): Promise<void> {
     }
   };
 
-  try {
+  const handlers = new Map<NodeJS.Signals, () => void>();
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    const handler = () => void shutdown(signal);
+    handlers.set(signal, handler);
+    process.on(signal, handler);
+  }
+
+  startup = (async () => {
     target = await connectTarget(config, logger);
-    const handlers = new Map<NodeJS.Signals, () => void>();
-    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-      const handler = () => void shutdown(signal);
-      handlers.set(signal, handler);
-      process.on(signal, handler);
-    }
     db = await openDatabase(target.url, logger, config.dbPoolSize);
     if (config.autoMigrate) await migrate(db, logger);
     app = await createApp({ db, logger, adminToken: config.adminToken, exposeStatementCount: config.exposeStatementCount });
@@ -61,11 +66,19 @@ async function main(): Promise<void> {
     for (const [signal, ours] of handlers) {
       for (const listener of process.listeners(signal)) if (listener !== ours) process.removeListener(signal, listener);
     }
+    if (stopping) return;
     if (target.embedded) await ensureDevKey(app, config, logger);
+    if (stopping) return;
     const address = await app.listen(config.port, config.host);
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     process.stdout.write(`listening on http://${host}:${address.port}\n`);
+  })();
+
+  try {
+    await startup;
   } catch (err) {
+    if (stopping) return; // shutdown() cleans up and exits
+    stopping = true;
     logger.fatal({ err }, 'start-up failed');
     await db?.close().catch(() => undefined);
     await target?.embedded?.stop().catch(() => undefined);

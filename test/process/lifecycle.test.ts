@@ -11,9 +11,11 @@ import {
   postmaster,
   queryEmbedded,
   removeDataDirs,
+  spawnService,
   startService,
   stopService,
   waitFor,
+  withTimeout,
 } from './support.js';
 
 afterEach(killAll);
@@ -72,5 +74,22 @@ describe('restart after SIGKILL of the whole process group', () => {
     expect(plan.body).toMatchObject({ user_id: 'survivor', plan_code: 'enterprise' });
     expect((await call(second, 'GET', '/user/plan', { key: devKey })).status).toBe(200);
     expect(await stopService(second)).toEqual({ code: 0, signal: null });
+  }, 60_000);
+});
+
+describe('SIGTERM during start-up', () => {
+  it('lets the cluster being created come up, stops it, exits 0, and leaves a usable data directory', async () => {
+    const dataDir = newDataDir();
+    const service = spawnService({ dataDir });
+    // initdb is running: the embedded cluster is being created.
+    await waitFor(() => existsSync(path.join(dataDir, 'pg')), 20_000, 'the cluster directory never appeared');
+    service.child.kill('SIGTERM');
+    expect(await withTimeout(service.exited, 20_000, 'no exit after SIGTERM during start-up')).toEqual({ code: 0, signal: null });
+    const pm = postmaster(dataDir);
+    if (pm) expect(isAlive(pm.pid)).toBe(false);
+
+    const again = await startService({ dataDir });
+    expect((await call(again, 'GET', '/readyz')).status).toBe(200);
+    expect(await stopService(again)).toEqual({ code: 0, signal: null });
   }, 60_000);
 });
