@@ -168,7 +168,7 @@ async function main() {
     for (const target of targets) {
       samples[target.name] = await sampleStatements(target, workload, fixture, 5);
       const s = samples[target.name];
-      say(`  ${target.name}: x-sql-statements over 5 sequential requests: [${s.counts.join(', ')}], statuses [${s.statuses.join(', ')}]`);
+      say(`  ${target.name}: 5 sequential requests: x-sql-statements [${s.counts.join(', ')}], statuses [${s.statuses.join(', ')}], ms [${s.latencies.map((v) => v.toFixed(1)).join(', ')}]`);
       if (s.statuses.some((code) => code < 200 || code > 299)) say(`    example answer: ${s.example}`);
     }
     if (name !== 'read' && targets.length === 2) {
@@ -283,7 +283,7 @@ function printSummary({ results, targets, problems, shapeCheck, setupChecks }) {
       fixed(a[t.name].p99, 1),
       a[t.name].errors,
       result.samples[t.name].median ?? '-',
-      '',
+      fixed(result.samples[t.name].latencyMedian, 1),
     ]);
     if (a.service && a.baseline) {
       rows.push([
@@ -294,10 +294,18 @@ function printSummary({ results, targets, problems, shapeCheck, setupChecks }) {
         fixed(a.service.p99 / a.baseline.p99, 2),
         '',
         '',
-        '',
+        fixed(result.samples.service.latencyMedian / result.samples.baseline.latencyMedian, 2),
       ]);
     }
-    say(table(['mean of runs', 'req/s', '2xx/s', 'p50 ms', 'p99 ms', 'errors', 'sql/req', ''], rows));
+    say(table(['mean of runs', 'req/s', '2xx/s', 'p50 ms', 'p99 ms', 'errors', 'sql/req', 'unloaded ms'], rows));
+    for (const t of targets) {
+      const last = result.runs.filter((r) => r.target === t.name).at(-1);
+      if (!last) continue;
+      say(`pg_stat_statements, ${t.name}, round ${last.round} (top by total time; calls per 2xx, mean ms, statement):`);
+      for (const st of last.statements.top.slice(0, 4)) {
+        say(`  ${fixed(last.ok ? st.calls / last.ok : NaN, 2).padStart(6)}  ${fixed(st.mean_ms, 3).padStart(8)}  ${st.query.slice(0, 110)}`);
+      }
+    }
     if (a.service && a.baseline) {
       if (name === 'transfers') say(`target (issue 6): uniform transfers >= 0.6 × baseline: ${verdict(a.service.okPerSecond / a.baseline.okPerSecond >= 0.6)}`);
       if (name === 'read') say(`target (issue 6): nested read p50 <= 1.5 × baseline: ${verdict(a.service.p50 / a.baseline.p50 <= 1.5)}`);
@@ -319,7 +327,7 @@ function printSummary({ results, targets, problems, shapeCheck, setupChecks }) {
   }
   say('columns: req/s = all answers per second (autocannon mean); 2xx/s = successful ones (ratios use this);');
   say('  errors = non-2xx + connection errors + timeouts (+ GraphQL errors in 200s); sql/req = x-sql-statements header,');
-  say('  median of 5 sequential requests; db stmts/2xx = top-level statements pg_stat_statements saw in that');
+  say('  median of 5 sequential requests before the load (unloaded ms: their median latency); db stmts/2xx = top-level statements pg_stat_statements saw in that');
   say('  database during the run / 2xx (includes background work); ledger = invariants checked after the run.');
 }
 

@@ -40,11 +40,12 @@ export async function runLoad(target, workload, { connections, duration, checkBo
     requests: result.requests.total,
     ok,
     non2xx: result.non2xx,
-    errors: result.errors,
+    // autocannon counts a timeout both in `errors` and in `timeouts`.
+    errors: result.errors - result.timeouts,
     timeouts: result.timeouts,
     bodyErrors,
     firstBodyError,
-    errorCount: result.non2xx + result.errors + result.timeouts + bodyErrors,
+    errorCount: result.non2xx + result.errors + bodyErrors,
     statuses,
     duration: result.duration,
   };
@@ -57,17 +58,20 @@ export async function runLoad(target, workload, { connections, duration, checkBo
 export async function sampleStatements(target, workload, fixture, count = 5) {
   const counts = [];
   const statuses = [];
+  const latencies = [];
   let example;
   for (let i = 0; i < count; i++) {
     const { method, path, body } = workload.sample();
+    const started = performance.now();
     const response = await call(target.url, method, path, { body, headers: { api_key: fixture.apiKey }, allow: true });
+    latencies.push(performance.now() - started);
     statuses.push(response.status);
     const header = response.headers.get('x-sql-statements');
     if (header !== null) counts.push(Number(header));
     example ??= response.text.slice(0, 300);
   }
-  counts.sort((a, b) => a - b);
-  return { counts, median: counts.length ? counts[Math.floor(counts.length / 2)] : null, statuses, example };
+  const median = (values) => (values.length ? [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] : null);
+  return { counts, median: median(counts), latencies, latencyMedian: median(latencies), statuses, example };
 }
 
 /** pg_stat_statements: reset before a run; after it, the top-level statements of one database. */
