@@ -20,6 +20,8 @@ export interface RequestContext<B = unknown, Q = unknown, P = unknown> {
 export interface Reply {
   status: number;
   body: unknown;
+  /** The body already serialised as JSON (GraphQL answers); sent as is instead of `body`. */
+  json?: string;
   headers?: Record<string, string>;
 }
 

@@ -48,7 +48,7 @@ async function handle(deps: HttpDeps, router: Router, req: IncomingMessage, res:
     reply = { status: ledgerError.status, body: ledgerError.toBody() };
     if (ledgerError.code === 'rate_limited') reply.headers = { 'retry-after': String(ledgerError.details.retry_after) };
   }
-  const payload = reply.body === undefined ? '' : JSON.stringify(reply.body);
+  const payload = reply.json ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
   const headers: Record<string, string | number> = {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(payload),
