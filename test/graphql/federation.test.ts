@@ -1,5 +1,6 @@
 import { ApolloGateway, IntrospectAndCompose, RemoteGraphQLDataSource } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { startStandaloneServer } from '@apollo/server/standalone';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
@@ -57,6 +58,7 @@ beforeAll(async () => {
         } as never,
       },
     ]),
+    plugins: [ApolloServerPluginInlineTraceDisabled()],
   });
   const { url: loyaltyUrl } = await startStandaloneServer(loyalty, { listen: { port: 0, host: '127.0.0.1' } });
 
