@@ -15,4 +15,8 @@ export const referenceResolvers: Record<string, ReferenceResolver> = {
   },
   Asset: (reference, ctx) => ctx.loaders.asset.load(String(reference.id)),
   Wallet: (reference, ctx) => ctx.loaders.wallet.load(String(reference.id)),
+  // Needs a batched, owner-scoped read of transactions by id in the ledger service (not there yet).
+  Transaction: () => {
+    throw new Error('Transaction references cannot be resolved yet: the ledger service has no batched read by id');
+  },
 };
