@@ -49,9 +49,13 @@ export async function createApp(options: AppOptions): Promise<App> {
     async close(graceMs = 10_000) {
       clearInterval(purge);
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // A keep-alive connection whose in-flight request has just finished turns idle but stays
+      // open, which would hold server.close() until the grace timer: close idle ones as they appear.
+      const sweep = setInterval(() => server.closeIdleConnections(), 50);
       server.closeIdleConnections();
       const timer = setTimeout(() => server.closeAllConnections(), graceMs);
       await closed;
+      clearInterval(sweep);
       clearTimeout(timer);
       await graphql.stop();
       await services.calls.stop();

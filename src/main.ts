@@ -33,11 +33,7 @@ async function main(): Promise<void> {
       // A signal during start-up lets the step under way finish, so that whatever it started
       // (the embedded cluster above all) is stopped below rather than left running.
       await startup?.catch(() => undefined);
-      // A keep-alive connection whose in-flight request has just finished turns idle but stays
-      // open, which would hold server.close() until the grace timer; close idle ones as they appear.
-      const sweep = setInterval(() => app?.server.closeIdleConnections(), 50);
       await app?.close(config.shutdownGraceMs);
-      clearInterval(sweep);
       await db?.close();
       await target?.embedded?.stop();
       logger.info('stopped');

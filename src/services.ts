@@ -41,7 +41,7 @@ export async function createServices(db: Database, logger: Logger): Promise<Serv
     db,
     apiKeys,
     calls: new CallCounter(db, logger),
-    plans: new PlanService(apiKeys),
+    plans: new PlanService(),
     idempotency: new IdempotencyService(db),
   };
 }

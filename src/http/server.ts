@@ -83,7 +83,7 @@ async function dispatch(deps: HttpDeps, router: Router, req: IncomingMessage, re
   const rawBody = wantsBody ? await readJsonBody(req) : undefined;
   const params = route.params ? parseInput(route.params, match.params, 'path') : match.params;
   const query = route.query ? parseInput(route.query, Object.fromEntries(url.searchParams), 'query') : undefined;
-  const body = route.body ? parseInput(route.body, rawBody ?? {}, 'body') : rawBody;
+  const body = route.body ? parseInput(route.body, rawBody === undefined ? {} : rawBody, 'body') : rawBody;
 
   const run = async (): Promise<Reply> => route.handler({ body, query, params, principal, requestId, log, req });
   const key = header(req, 'idempotency-key');

@@ -43,6 +43,14 @@ describe('GET /user/plan', () => {
     expect(first.body.subscription_code).toBe(second.body.subscription_code);
   });
 
+  it('costs no SQL statement once the key is cached (auth and call counting included)', async () => {
+    const key = await t.issueKey('cached-plan', 'pro');
+    await t.request('GET', '/user/plan', { key });
+    const res = await t.request('GET', '/user/plan', { key });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-sql-statements')).toBe('0');
+  });
+
   it('answers the same plan over GraphQL', async () => {
     const key = await t.issueKey('gql-plan', 'starter');
     const res = await t.graphql(key, '{ plan { userId planCode apiCallsPerDay advancedAnalytics } }');

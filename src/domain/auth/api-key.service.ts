@@ -6,6 +6,7 @@ import type { Plan } from './plans.js';
 export interface Principal {
   ownerId: string;
   plan: Plan;
+  subscriptionCode: string;
 }
 
 export interface IssuedKey {
@@ -15,6 +16,13 @@ export interface IssuedKey {
 }
 
 const CACHE_TTL_MS = 5_000;
+
+interface CacheEntry {
+  principal: Promise<Principal | null>;
+  /** Set once the lookup has answered. */
+  resolved?: Principal | null;
+  expires: number;
+}
 
 export function hashKey(apiKey: string): string {
   return createHash('sha256').update(apiKey).digest('hex');
@@ -26,7 +34,7 @@ export function hashKey(apiKey: string): string {
  * round trip; issuing a key on this instance drops the owner's cached entries at once.
  */
 export class ApiKeyService {
-  private readonly cache = new Map<string, { principal: Principal | null; expires: number }>();
+  private readonly cache = new Map<string, CacheEntry>();
 
   constructor(
     private readonly db: Database,
@@ -45,16 +53,24 @@ export class ApiKeyService {
     const now = Date.now();
     let entry = this.cache.get(hash);
     if (!entry || entry.expires < now) {
-      const [row] = await this.db.query<{ owner_id: string; plan_code: string }>(
-        `SELECT k.owner_id, o.plan_code FROM api_keys k JOIN owners o ON o.id = k.owner_id WHERE k.key_hash = $1`,
-        [hash],
-      );
-      entry = { principal: row ? { ownerId: row.owner_id, plan: this.planOf(row.plan_code) } : null, expires: now + CACHE_TTL_MS };
+      // The promise is cached, so concurrent requests of an expired key share one lookup.
+      const fresh: CacheEntry = { principal: this.lookup(hash), expires: now + CACHE_TTL_MS };
+      fresh.principal.then((p) => (fresh.resolved = p), () => this.cache.delete(hash));
       if (this.cache.size > 100_000) this.cache.clear();
-      this.cache.set(hash, entry);
+      this.cache.set(hash, fresh);
+      entry = fresh;
     }
-    if (!entry.principal) throw new LedgerError('unauthorized', 'unknown api_key');
-    return entry.principal;
+    const principal = await entry.principal;
+    if (!principal) throw new LedgerError('unauthorized', 'unknown api_key');
+    return principal;
+  }
+
+  private async lookup(hash: string): Promise<Principal | null> {
+    const [row] = await this.db.query<{ owner_id: string; plan_code: string; subscription_code: string }>(
+      `SELECT k.owner_id, o.plan_code, o.subscription_code FROM api_keys k JOIN owners o ON o.id = k.owner_id WHERE k.key_hash = $1`,
+      [hash],
+    );
+    return row ? { ownerId: row.owner_id, plan: this.planOf(row.plan_code), subscriptionCode: row.subscription_code } : null;
   }
 
   /** Creates a key; the owner is created or moved to `planCode` (the plan belongs to the owner). */
@@ -71,18 +87,13 @@ export class ApiKeyService {
       );
       await client.query(`INSERT INTO api_keys (key_hash, owner_id) VALUES ($1, $2)`, [hashKey(apiKey), owner]);
     });
-    for (const [hash, entry] of this.cache) if (entry.principal?.ownerId === owner) this.cache.delete(hash);
+    // Cached lookups of this owner's keys carry the old plan; lookups still running might too.
+    for (const [hash, entry] of this.cache) if (entry.resolved === undefined || entry.resolved?.ownerId === owner) this.cache.delete(hash);
     return { api_key: apiKey, owner, plan_code: planCode };
   }
 
   async hasAnyKey(): Promise<boolean> {
     const rows = await this.db.query(`SELECT 1 FROM api_keys LIMIT 1`);
     return rows.length > 0;
-  }
-
-  async subscriptionCode(ownerId: string): Promise<string> {
-    const [row] = await this.db.query<{ subscription_code: string }>(`SELECT subscription_code FROM owners WHERE id = $1`, [ownerId]);
-    if (!row) throw new LedgerError('unauthorized', 'unknown owner');
-    return row.subscription_code;
   }
 }

@@ -1,4 +1,4 @@
-import type { ApiKeyService, Principal } from './api-key.service.js';
+import type { Principal } from './api-key.service.js';
 
 export interface UserPlan {
   user_id: string;
@@ -16,14 +16,12 @@ export interface UserPlan {
 }
 
 export class PlanService {
-  constructor(private readonly apiKeys: ApiKeyService) {}
-
   async userPlan(principal: Principal): Promise<UserPlan> {
     const { code, ...quotas } = principal.plan;
     return {
       user_id: principal.ownerId,
       plan_code: code,
-      subscription_code: await this.apiKeys.subscriptionCode(principal.ownerId),
+      subscription_code: principal.subscriptionCode,
       subscription_status: 'active',
       ...quotas,
     };
