@@ -11,6 +11,8 @@ import { aliasLimitRule } from './limits/alias-limit.rule.js';
 import { costLimitPlugin } from './limits/cost.js';
 import { depthLimitRule } from './limits/depth-limit.rule.js';
 import { graphQLLimits, type GraphQLLimits } from './limits/limits.js';
+import { rootTypeRule } from './limits/root-type.rule.js';
+import { storableTextRule } from './limits/storable-text.rule.js';
 
 export interface GraphQLEndpoint {
   handle(req: IncomingMessage, body: unknown, principal: GraphQLContext['principal'], requestId: string, log: GraphQLContext['log']): Promise<Reply>;
@@ -30,7 +32,7 @@ export async function createGraphQLEndpoint(services: Services, limits: GraphQLL
     allowBatchedHttpRequests: false,
     introspection: true,
     parseOptions: { maxTokens: limits.maxTokens },
-    validationRules: [depthLimitRule(limits.maxDepth), aliasLimitRule(limits.maxAliases)],
+    validationRules: [depthLimitRule(limits.maxDepth), aliasLimitRule(limits.maxAliases), rootTypeRule, storableTextRule],
     formatError,
     includeStacktraceInErrorResponses: false,
     // The service owns SIGTERM/SIGINT (src/main.ts); Apollo must not stop itself on them.

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { LedgerError, validationError } from '../domain/errors.js';
+import { isStorableText } from '../domain/storable-text.js';
 
 export const MAX_BODY_BYTES = 100 * 1024;
 /** Deeper JSON is refused before it reaches PostgreSQL, whose jsonb parser would fail on it. */
@@ -27,9 +28,6 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   return value;
 }
 
-// NUL, and a surrogate that is not half of a pair (text that is not Unicode at all).
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
 /**
  * JSON that parses but that PostgreSQL cannot store as sent: NUL in a string or key (text and
  * jsonb refuse it), an unpaired surrogate (it would be silently replaced by U+FFFD), nesting
@@ -38,14 +36,14 @@ const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff
 export function assertStorable(value: unknown, path = '', depth = 0): void {
   const field = path || 'body';
   if (typeof value === 'string') {
-    if (UNSTORABLE.test(value)) throw validationError(field, 'must not contain NUL characters or unpaired surrogates');
+    if (!isStorableText(value)) throw validationError(field, 'must not contain NUL characters or unpaired surrogates');
     return;
   }
   if (value === null || typeof value !== 'object') return;
   if (depth >= MAX_JSON_DEPTH) throw validationError(field, `is nested deeper than ${MAX_JSON_DEPTH} levels`);
   for (const [key, item] of Object.entries(value)) {
     const itemPath = path ? `${path}.${key}` : key;
-    if (UNSTORABLE.test(key)) throw validationError(itemPath, 'names a key with NUL characters or unpaired surrogates');
+    if (!isStorableText(key)) throw validationError(itemPath, 'names a key with NUL characters or unpaired surrogates');
     assertStorable(item, itemPath, depth + 1);
   }
 }
