@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CurrencyRule, WalletRefRule } from '../domain/ledger/ledger.rules.js';
 
 /** Shared request/response pieces; every REST schema is strict (unknown fields → 400). */
 export const ErrorBody = z
@@ -45,9 +46,9 @@ export const PageQuery = { page: queryInt(1, 1_000_000).default(1), limit: query
 
 export const ProjectId = z.number().int().min(1).max(MAX_PROJECT_ID);
 export const Uuid = z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a UUID');
-/** A wallet id or address (CONTRACT §3: addresses are 1–128 characters). */
-export const WalletRef = z.string().min(1).max(128);
-export const Symbol = z.string().min(1).max(64);
+/** A wallet id or address, and a currency symbol: the ledger's own rules. */
+export const WalletRef = WalletRefRule;
+export const Symbol = CurrencyRule;
 /** Major units; exactness against the asset's fractions is checked once the asset is known (money.ts). */
 export const Amount = z.number().positive().max(Number.MAX_SAFE_INTEGER);
 

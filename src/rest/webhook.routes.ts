@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { route, type Route } from '../http/route.js';
 import type { Services } from '../services.js';
+import { FlowIdRule } from '../domain/webhook/webhook.service.js';
 import { ProjectId } from './schemas.js';
 
 const WebhookBody = z.strictObject({
-  flowId: z.string().min(1).max(200),
+  flowId: FlowIdRule,
   projectId: ProjectId,
   values: z.record(z.string(), z.unknown()),
 });

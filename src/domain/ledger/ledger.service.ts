@@ -2,6 +2,7 @@ import type { Principal } from '../auth/api-key.service.js';
 import { LedgerError, notFound, validationError } from '../errors.js';
 import { toMinor } from '../money.js';
 import { isUuid, type LedgerRepository, type PostingContext } from './ledger.repository.js';
+import { checkReferences } from './ledger.rules.js';
 import type { PostingQueue } from './posting-queue.js';
 import type { AssetRef, BalanceRow, HistoryRow, PostingResult, WalletRef } from './ledger.types.js';
 import { MINT_ADDRESS } from './ledger.types.js';
@@ -54,6 +55,7 @@ export class LedgerService {
 
   /** Moves `amount` between two wallets of one project; the sender never goes below zero. */
   async transfer(principal: Principal, input: TransferInput, options: { fromType?: WalletRef['type']; toType?: WalletRef['type']; amount?: AmountSource } = {}): Promise<HistoryRow> {
+    checkReferences({ from: input.from, to: input.to }, input.currency);
     const context = await this.resolve(principal, input.projectId, input.currency, input.from, input.to);
     const from = context.from!;
     const to = context.to!;
@@ -68,6 +70,7 @@ export class LedgerService {
 
   /** Mints `amount` from @mint into a system wallet. */
   async seed(principal: Principal, input: SeedInput): Promise<HistoryRow> {
+    checkReferences({ to: input.to }, input.currency);
     const context = await this.resolve(principal, input.projectId, input.currency, null, input.to);
     const to = context.to!;
     if (to.type !== 'system') throw validationError('to', 'must be a system wallet');
@@ -79,6 +82,7 @@ export class LedgerService {
 
   /** A wallet's balance in one currency and one page of its history in it, newest first. */
   async history(principal: Principal, query: HistoryQuery): Promise<HistoryPage> {
+    checkReferences({ walletId: query.walletId }, query.currency);
     const wallet = await this.findWallet(principal, query.walletId, query.projectId);
     let assetId: string | null;
     if (query.currency !== undefined) {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Principal } from '../auth/api-key.service.js';
 import { LedgerError, notFound, toLedgerError, validationError, validationErrors } from '../errors.js';
 import type { LedgerService } from '../ledger/ledger.service.js';
+import { CurrencyRule, WalletRefRule } from '../ledger/ledger.rules.js';
 import type { HistoryRow } from '../ledger/ledger.types.js';
 import { convertFiat, minorToDecimalString } from '../money.js';
 import type { WebhookEvent, WebhookProject, WebhookRepository } from './webhook.repository.js';
@@ -17,12 +18,14 @@ export interface WebhookOutcome {
   message: string;
 }
 
-const Ref = z.string().min(1).max(128);
+/** A flow identifier (CONTRACT §5), checked here so that every transport applies it. */
+export const FlowIdRule = z.string().min(1).max(200);
+const Ref = WalletRefRule;
 const Points = z.number().positive().max(Number.MAX_SAFE_INTEGER);
 const RewardValues = z
-  .strictObject({ to: Ref, amount: Points.optional(), fiatAmount: Points.optional(), from: Ref.optional(), currency: z.string().min(1).max(64).optional() })
+  .strictObject({ to: Ref, amount: Points.optional(), fiatAmount: Points.optional(), from: Ref.optional(), currency: CurrencyRule.optional() })
   .refine((v) => (v.amount === undefined) !== (v.fiatAmount === undefined), { message: 'exactly one of amount and fiatAmount is required', path: ['amount'] });
-const RedeemValues = z.strictObject({ from: Ref, amount: Points, to: Ref.optional(), currency: z.string().min(1).max(64).optional() });
+const RedeemValues = z.strictObject({ from: Ref, amount: Points, to: Ref.optional(), currency: CurrencyRule.optional() });
 
 /**
  * The inbound webhook. `reward` and `redeem` post a transfer through the ledger service (same
@@ -36,6 +39,7 @@ export class WebhookService {
   ) {}
 
   async handle(principal: Principal, input: WebhookInput): Promise<WebhookOutcome> {
+    if (!FlowIdRule.safeParse(input.flowId).success) throw validationError('flowId', 'must be 1 to 200 characters');
     const project = await this.repository.project(principal.ownerId, input.projectId);
     if (!project) throw notFound('project', input.projectId);
     const event = { projectId: project.id, ownerId: principal.ownerId, flowId: input.flowId, values: input.values };
