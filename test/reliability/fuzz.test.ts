@@ -1,7 +1,8 @@
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { fundedProject, type FundedProject } from '../support/fixtures.js';
 import { restControlRequests, restFuzzCases, type FuzzRequest, type FuzzTarget } from './support/fuzz-rest.js';
-import { restAnswerProblem, stateSnapshot } from './support/fuzz-oracle.js';
+import { graphqlControlCases, graphqlFuzzCases } from './support/fuzz-graphql.js';
+import { graphqlAnswerProblem, restAnswerProblem, stateSnapshot } from './support/fuzz-oracle.js';
 import { pool } from './support/http.js';
 
 /**
@@ -12,6 +13,8 @@ import { pool } from './support/http.js';
  */
 const SEED = 20261121;
 const REST_CASES_PER_ENDPOINT = 110;
+const GRAPHQL_CASES_PER_MUTATION = 50;
+const GRAPHQL_MALFORMED_DOCUMENTS = 50;
 
 describe('fuzzing the write endpoints', () => {
   let t: TestApp;
@@ -65,14 +68,44 @@ describe('fuzzing the write endpoints', () => {
     expect(await stateSnapshot(t.db)).toEqual(before);
   });
 
+  it('answers every malformed GraphQL mutation with contract errors and no data, and moves nothing', async () => {
+    const cases = graphqlFuzzCases(target, GRAPHQL_CASES_PER_MUTATION, GRAPHQL_MALFORMED_DOCUMENTS, SEED);
+    total += cases.length;
+    const failures: string[] = [];
+    const codes = new Map<string, number>();
+    await pool(cases.length, 8, async (i) => {
+      const c = cases[i];
+      const res = await t.request('POST', '/graphql', { key: p.key, body: { query: c.query, variables: c.variables } });
+      const code = `${res.status} ${res.body?.errors?.[0]?.extensions?.code}`;
+      codes.set(code, (codes.get(code) ?? 0) + 1);
+      const problem = graphqlAnswerProblem(res.status, res.body, c.mutation);
+      if (problem) failures.push(`${c.mutation} [${c.breaker}] → ${res.status} ${JSON.stringify(res.body).slice(0, 300)}: ${problem}\n  request: ${JSON.stringify(c).slice(0, 500)}`);
+    });
+    console.log(`GraphQL fuzz answers: ${[...codes].sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ×${n}`).join(', ')}`);
+    expect(failures.slice(0, 15)).toEqual([]);
+    expect(await stateSnapshot(t.db)).toEqual(before);
+  });
+
   // Last, as it changes state: each case's request without its breaker succeeds, so every
   // refusal above was caused by what the case broke, not by a wrong base request.
-  it('accepts the unbroken request of every endpoint (control)', async () => {
-    const controls = restControlRequests(target).sort((a, b) => Number(a.endpoint.startsWith('PUT /wallets')) - Number(b.endpoint.startsWith('PUT /wallets')));
-    for (const control of controls) {
+  it('accepts the unbroken request of every endpoint and mutation (control)', async () => {
+    // Wallet status changes go last: a suspended wallet would refuse the transfers.
+    const last = (name: string) => Number(/status|setWalletStatus/i.test(name));
+    const graphql = graphqlControlCases(target).sort((a, b) => last(a.mutation!) - last(b.mutation!));
+    const rest = restControlRequests(target).sort((a, b) => last(a.endpoint) - last(b.endpoint));
+    const runGraphql = async (control: (typeof graphql)[number]) => {
+      const res = await t.request('POST', '/graphql', { key: p.key, body: { query: control.query, variables: control.variables } });
+      if (control.mutation === 'deleteAsset') expect(res.body.errors?.[0]?.extensions?.code).toBe('asset_in_use');
+      else expect([control.mutation, res.body.errors ?? null]).toEqual([control.mutation, null]);
+    };
+    const runRest = async (control: FuzzRequest) => {
       const res = await send(control);
       if (control.method === 'DELETE') expect([control.endpoint, res.status, res.body.code]).toEqual([control.endpoint, 409, 'asset_in_use']);
       else expect([control.endpoint, res.status]).toEqual([control.endpoint, control.endpoint.startsWith('POST') && !control.endpoint.startsWith('POST /webhook') ? 201 : 200]);
-    }
+    };
+    for (const control of graphql.filter((c) => !last(c.mutation!))) await runGraphql(control);
+    for (const control of rest.filter((c) => !last(c.endpoint))) await runRest(control);
+    for (const control of graphql.filter((c) => last(c.mutation!))) await runGraphql(control);
+    for (const control of rest.filter((c) => last(c.endpoint))) await runRest(control);
   });
 });

@@ -24,6 +24,8 @@ export function errorBodyProblem(status: number, body: unknown): string | null {
 /** Why a GraphQL answer breaks the contract for a certainly-invalid mutation (null: it does not). */
 export function graphqlAnswerProblem(status: number, body: any, mutation: string | null): string | null {
   if (status >= 500) return `server error ${status}`;
+  // Refused by the HTTP pipeline before GraphQL runs (body checks): the contract's error body.
+  if (status >= 400 && body && typeof body === 'object' && 'code' in body && !('errors' in body)) return restAnswerProblem(status, body);
   if (status !== 200 && status !== 400) return `unexpected status ${status}`;
   if (!body || !Array.isArray(body.errors) || body.errors.length === 0) return `no errors: ${JSON.stringify(body)?.slice(0, 300)}`;
   for (const error of body.errors) {
