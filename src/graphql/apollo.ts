@@ -1,5 +1,5 @@
 import { ApolloServer, HeaderMap } from '@apollo/server';
-import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import type { IncomingMessage } from 'node:http';
 import type { Services } from '../services.js';
 import { LedgerError } from '../domain/errors.js';
@@ -37,7 +37,9 @@ export async function createGraphQLEndpoint(services: Services, limits: GraphQLL
     includeStacktraceInErrorResponses: false,
     // The service owns SIGTERM/SIGINT (src/main.ts); Apollo must not stop itself on them.
     stopOnTerminationSignals: false,
-    plugins: [ApolloServerPluginInlineTraceDisabled(), costLimitPlugin(limits.maxCost)],
+    // No HTTP cache hints for an authenticated API: without the cache-control plugin Apollo does
+    // not wrap every field resolver.
+    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), costLimitPlugin(limits.maxCost)],
   });
   await apollo.start();
   return {
@@ -54,7 +56,16 @@ export async function createGraphQLEndpoint(services: Services, limits: GraphQLL
       if (response.body.kind !== 'complete') throw new LedgerError('validation_error', 'incremental delivery is not supported');
       const replyHeaders: Record<string, string> = {};
       for (const [name, value] of response.headers) if (name !== 'content-length') replyHeaders[name] = value;
-      return { status: response.status ?? 200, body: JSON.parse(response.body.string), headers: replyHeaders };
+      const json = response.body.string;
+      return {
+        status: response.status ?? 200,
+        json,
+        // parsed only if someone reads it (a REST Idempotency-Key on POST /graphql stores the body)
+        get body() {
+          return JSON.parse(json) as unknown;
+        },
+        headers: replyHeaders,
+      };
     },
     stop: () => apollo.stop(),
   };

@@ -255,6 +255,15 @@ describe('idempotencyKey: the REST idempotency store', () => {
     expect(gqlRefusal(gql).code).toBe('idempotency_key_reuse');
   });
 
+  it('an Idempotency-Key header on POST /graphql replays the whole answer, as for any POST', async () => {
+    const body = { query: 'mutation($i: TransferInput!) { transfer(input: $i) { id amount } }', variables: { i: input() } };
+    const first = await t.request('POST', '/graphql', { key, body, headers: { 'idempotency-key': 'http-level' } });
+    const again = await t.request('POST', '/graphql', { key, body, headers: { 'idempotency-key': 'http-level' } });
+    expect(first.body.data.transfer.amount).toBe('3');
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+  });
+
   it('refuses a key longer than 255 characters', async () => {
     const gql = await run(t, key, TransferDocument, { input: input(), idempotencyKey: 'k'.repeat(256) });
     expect(gqlRefusal(gql)).toMatchObject({ code: 'validation_error', details: { field: 'idempotencyKey' } });
