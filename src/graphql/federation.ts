@@ -1,5 +1,6 @@
 import type { GraphQLContext } from './context.js';
 import { projectIdOrNull } from './ids.js';
+import { transactionByIdModel } from './presenters.js';
 
 type ReferenceResolver = (reference: { id: string }, ctx: GraphQLContext) => Promise<unknown> | null;
 
@@ -15,8 +16,8 @@ export const referenceResolvers: Record<string, ReferenceResolver> = {
   },
   Asset: (reference, ctx) => ctx.loaders.asset.load(String(reference.id)),
   Wallet: (reference, ctx) => ctx.loaders.wallet.load(String(reference.id)),
-  // Needs a batched, owner-scoped read of transactions by id in the ledger service (not there yet).
-  Transaction: () => {
-    throw new Error('Transaction references cannot be resolved yet: the ledger service has no batched read by id');
+  Transaction: async (reference, ctx) => {
+    const row = await ctx.loaders.transaction.load(String(reference.id));
+    return row ? transactionByIdModel(row) : null;
   },
 };

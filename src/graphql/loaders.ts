@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { Principal } from '../domain/auth/api-key.service.js';
 import type { AssetView } from '../domain/assets/asset.types.js';
-import type { BalanceRow, HistoryRow } from '../domain/ledger/ledger.types.js';
+import type { BalanceRow, HistoryRow, TransactionRow } from '../domain/ledger/ledger.types.js';
 import type { ProjectView } from '../domain/projects/project.types.js';
 import type { WalletSlice, WalletType, WalletView } from '../domain/wallets/wallet.types.js';
 import type { Services } from '../services.js';
@@ -30,6 +30,7 @@ export interface Loaders {
   project: DataLoader<number, ProjectView | null>;
   asset: DataLoader<string, AssetView | null>;
   wallet: DataLoader<string, WalletView | null>;
+  transaction: DataLoader<string, TransactionRow | null>;
   assetsOfProject: DataLoader<number, AssetView[]>;
   walletsOfProject: DataLoader<WalletSliceKey, WalletSlice, string>;
   balances: DataLoader<string, BalanceRow[]>;
@@ -42,6 +43,7 @@ export function createLoaders(principal: Principal, services: Services): Loaders
     project: new DataLoader((ids) => services.projects.getMany(ownerId, ids)),
     asset: new DataLoader((ids) => services.assets.getMany(ownerId, ids)),
     wallet: new DataLoader((ids) => services.wallets.getMany(ownerId, ids)),
+    transaction: new DataLoader((ids) => services.ledger.transactionsByIds(principal, ids)),
     assetsOfProject: new DataLoader((projectIds) => services.assets.listByProjects(ownerId, projectIds)),
     walletsOfProject: new DataLoader(
       (keys) =>

@@ -1,4 +1,4 @@
-import type { BalanceRow, HistoryRow } from '../domain/ledger/ledger.types.js';
+import type { BalanceRow, HistoryRow, TransactionRow } from '../domain/ledger/ledger.types.js';
 import { minorToDecimalString } from '../domain/money.js';
 
 /**
@@ -31,6 +31,11 @@ export interface BalanceModel {
 }
 
 export function transactionModel(row: HistoryRow): TransactionModel {
+  return { ...transactionByIdModel(row), balance: minorToDecimalString(row.balance, row.fractions) };
+}
+
+/** A transaction read by id (federation references): no wallet's history, so no running balance. */
+export function transactionByIdModel(row: TransactionRow): TransactionModel {
   return {
     id: row.id,
     projectId: row.projectId,
@@ -39,7 +44,7 @@ export function transactionModel(row: HistoryRow): TransactionModel {
     from: row.fromAddress,
     to: row.toAddress,
     date: row.date,
-    balance: minorToDecimalString(row.balance, row.fractions),
+    balance: null,
     fromWalletId: row.fromWalletId,
     toWalletId: row.toWalletId,
     seq: row.seq,

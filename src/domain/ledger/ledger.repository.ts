@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.js';
-import type { AssetRef, BalanceRow, HistoryRow, PostingRequest, PostingResult, WalletRef } from './ledger.types.js';
+import type { AssetRef, BalanceRow, HistoryRow, PostingRequest, PostingResult, TransactionRow, WalletRef } from './ledger.types.js';
 import { MINT_ADDRESS } from './ledger.types.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -137,6 +137,21 @@ export class LedgerRepository {
       ),
     ]);
     return { rows: rows.map(toHistory), total: Number(count.total) };
+  }
+
+  /** The owner's transactions among `ids`, in one statement; unknown, foreign and malformed ids are simply absent. */
+  async byIds(ownerId: string, ids: readonly string[]): Promise<TransactionRow[]> {
+    const wanted = ids.filter(isUuid);
+    if (wanted.length === 0) return [];
+    const rows = await this.db.query<RawHistory>(
+      `SELECT t.to_wallet_id AS wallet_id, ${HISTORY_COLUMNS}, t.to_balance::text AS balance
+         FROM transactions t
+         JOIN projects p ON p.id = t.project_id AND p.owner_id = $2
+         ${HISTORY_JOINS}
+        WHERE t.id = ANY ($1::uuid[])`,
+      [wanted, ownerId],
+    );
+    return rows.map(toHistory).map(({ walletId: _wallet, balance: _balance, ...row }) => row);
   }
 
   /** The caller's wallet by id (any project), else by address within `projectId`. */

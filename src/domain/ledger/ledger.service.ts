@@ -4,7 +4,7 @@ import { toMinor } from '../money.js';
 import { isUuid, type LedgerRepository, type PostingContext } from './ledger.repository.js';
 import { checkReferences } from './ledger.rules.js';
 import type { PostingQueue } from './posting-queue.js';
-import type { AssetRef, BalanceRow, HistoryRow, PostingResult, WalletRef } from './ledger.types.js';
+import type { AssetRef, BalanceRow, HistoryRow, PostingResult, TransactionRow, WalletRef } from './ledger.types.js';
 import { MINT_ADDRESS } from './ledger.types.js';
 
 export interface TransferInput {
@@ -98,6 +98,13 @@ export class LedgerService {
     if (!balance) throw notFound('currency', query.currency);
     const { rows, total } = await this.repository.page(wallet.id, assetId, query.limit, (query.page - 1) * query.limit);
     return { balance, rows, total };
+  }
+
+  /** Transactions by id, in the order asked, one statement; another owner's (or a missing) id is null. */
+  async transactionsByIds(principal: Principal, ids: readonly string[]): Promise<(TransactionRow | null)[]> {
+    const rows = await this.repository.byIds(principal.ownerId, ids);
+    const byId = new Map(rows.map((row) => [row.id.toLowerCase(), row]));
+    return ids.map((id) => byId.get(String(id).toLowerCase()) ?? null);
   }
 
   /** Balances of many wallets (any number, one statement); callers have checked tenancy. */

@@ -40,6 +40,9 @@ export interface HistoryRow {
   date: Date;
 }
 
+/** A transaction read by id, outside any one wallet's history (no running balance). */
+export type TransactionRow = Omit<HistoryRow, 'walletId' | 'balance'>;
+
 export interface PostingRequest {
   projectId: number;
   assetId: string;
