@@ -6,7 +6,6 @@ import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
 import { fundedProject, transfer, type FundedProject } from '../support/fixtures.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { instrumentIdleClients } from './support/statements.js';
 
 /**
  * A second subgraph, defined here, extends the ledger's Wallet with a field of its own and
@@ -40,7 +39,6 @@ let walletIds: string[];
 
 beforeAll(async () => {
   t = await startTestApp();
-  instrumentIdleClients(t);
   p = await fundedProject(t, await t.issueKey('federation', 'enterprise'), { customers: 19, systemBalance: 10_000 });
   for (const [i, customer] of p.customers.entries()) await transfer(t, p, p.system.id, customer.id, i + 1);
   walletIds = [p.system.id, ...p.customers.map((c) => c.id)];

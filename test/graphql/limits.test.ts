@@ -6,7 +6,7 @@ import { DEFAULT_LIMITS } from '../../src/graphql/limits/limits.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { ProjectWalletsDocument } from './generated/graphql.js';
 import { raw, run } from './support/client.js';
-import { fewestStatements, instrumentIdleClients } from './support/statements.js';
+import { fewestStatements } from './support/statements.js';
 
 const { getComplexity } = createRequire(import.meta.url)('graphql-query-complexity');
 
@@ -14,7 +14,6 @@ let t: TestApp;
 let key: string;
 beforeAll(async () => {
   t = await startTestApp();
-  instrumentIdleClients(t);
   key = await t.issueKey('limits');
   await t.graphql(key, '{ plan { planCode } }'); // the key's first use loads its principal and call count
 });

@@ -3,7 +3,6 @@ import { expectStatus, fundedProject, type FundedProject } from '../support/fixt
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { ProjectWalletsDocument } from './generated/graphql.js';
 import { raw, run, type GraphQLResult } from './support/client.js';
-import { instrumentIdleClients } from './support/statements.js';
 
 /**
  * Statements per request and p50 latency of the nested query and of _entities (issue 4's closing
@@ -64,7 +63,6 @@ async function measure<R>(label: string, request: () => Promise<GraphQLResult<R>
     process.env.LEDGER_GRAPHQL_MAX_COST = '100000';
     t = await startTestApp();
     delete process.env.LEDGER_GRAPHQL_MAX_COST;
-    instrumentIdleClients(t);
     key = await t.issueKey('measure', 'enterprise');
     for (const size of [10, 100, 1000]) projects.set(size, await projectWith(size));
   }, 600_000);

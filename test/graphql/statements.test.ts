@@ -2,7 +2,7 @@ import { fundedProject, transfer, type FundedProject } from '../support/fixtures
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { ProjectWalletsDocument } from './generated/graphql.js';
 import { raw, run } from './support/client.js';
-import { fewestStatements, instrumentIdleClients } from './support/statements.js';
+import { fewestStatements } from './support/statements.js';
 
 let t: TestApp;
 let key: string;
@@ -21,7 +21,6 @@ async function projectWith(wallets: number): Promise<FundedProject> {
 
 beforeAll(async () => {
   t = await startTestApp();
-  instrumentIdleClients(t);
   key = await t.issueKey('statements', 'enterprise');
   small = await projectWith(10);
   large = await projectWith(100);

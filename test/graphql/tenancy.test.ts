@@ -2,7 +2,7 @@ import { fundedProject, type FundedProject } from '../support/fixtures.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { AssetDocument, AssetsDocument, HistoryDocument, ProjectDocument, WalletDocument, WalletsDocument, WebhookEventsDocument } from './generated/graphql.js';
 import { raw, run, type GraphQLResult } from './support/client.js';
-import { fewestStatements, instrumentIdleClients } from './support/statements.js';
+import { fewestStatements } from './support/statements.js';
 
 let t: TestApp;
 let alice: FundedProject;
@@ -10,7 +10,6 @@ let bob: FundedProject;
 
 beforeAll(async () => {
   t = await startTestApp();
-  instrumentIdleClients(t);
   alice = await fundedProject(t, await t.issueKey('alice'), { customers: 2 });
   bob = await fundedProject(t, await t.issueKey('bob'), { customers: 1 });
 });
