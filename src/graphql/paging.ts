@@ -6,7 +6,7 @@ import type { Window } from './types/connection.js';
 
 @ArgsType()
 export class PageArgs {
-  @Field(() => Int, { defaultValue: 20, description: 'Page size, 0 to the maximum page size (100 by default).' })
+  @Field(() => Int, { defaultValue: 20, description: 'Page size, 0 to 100.' })
   first!: number;
 
   @Field(() => String, { nullable: true, description: "The `endCursor` of the previous page." })
