@@ -70,4 +70,19 @@ describe('_entities', () => {
     expect(fifty.statements).toBe(five.statements);
     expect(fifty.statements).toBeLessThanOrEqual(3);
   });
+
+  it('resolves 50 Transaction representations in one statement, with their wallets in one more', async () => {
+    const history = await run(t, key, ProjectWalletsDocument, { id: String(large.projectId), first: 50, recent: 1 });
+    const ids = history.body.data!.project!.wallets.edges.slice(1).flatMap((edge) => edge.node.transactions.edges.map((tx) => tx.node.id));
+    expect(ids).toHaveLength(49);
+    const res = await fewestStatements(() =>
+      raw(t, key, 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Transaction { id amount balance toWallet { id } } } }', {
+        r: ids.map((id) => ({ __typename: 'Transaction', id })),
+      }),
+    );
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data._entities.map((tx: { id: string }) => tx.id)).toEqual(ids);
+    expect(res.body.data._entities[0]).toMatchObject({ amount: '1.25', balance: null });
+    expect(res.statements).toBeLessThanOrEqual(2);
+  });
 });

@@ -7,16 +7,21 @@ import { fewestStatements } from './support/statements.js';
 let t: TestApp;
 let alice: FundedProject;
 let bob: FundedProject;
+let aliceSeed: string;
+let bobSeed: string;
 
 beforeAll(async () => {
   t = await startTestApp();
   alice = await fundedProject(t, await t.issueKey('alice'), { customers: 2 });
   bob = await fundedProject(t, await t.issueKey('bob'), { customers: 1 });
+  const seedOf = async (p: FundedProject) => (await t.request('GET', `/transactions?walletId=${p.system.id}`, { key: p.key })).body.transactions[0].id as string;
+  aliceSeed = await seedOf(alice);
+  bobSeed = await seedOf(bob);
 });
 afterAll(() => t.close());
 
 const ENTITIES = `query($r: [_Any!]!) { _entities(representations: $r) {
-  ... on Project { id name } ... on Asset { id symbol } ... on Wallet { id address balances { balance } } } }`;
+  ... on Project { id name } ... on Asset { id symbol } ... on Wallet { id address balances { balance } } ... on Transaction { id amount } } }`;
 
 describe("another owner's ids in _entities resolve to null", () => {
   it('for every entity type, next to the caller own entities, in one statement per type', async () => {
@@ -31,6 +36,8 @@ describe("another owner's ids in _entities resolve to null", () => {
         { __typename: 'Wallet', id: alice.system.id },
         { __typename: 'Wallet', id: 'not-a-uuid' },
         { __typename: 'Project', id: 'x' },
+        { __typename: 'Transaction', id: aliceSeed },
+        { __typename: 'Transaction', id: bobSeed },
       ],
     }));
     expect(res.body.errors).toBeUndefined();
@@ -44,8 +51,10 @@ describe("another owner's ids in _entities resolve to null", () => {
       null,
       null,
       null,
+      null,
+      { id: bobSeed, amount: '1000' },
     ]);
-    expect(res.statements).toBeLessThanOrEqual(4); // projects, assets, wallets, balances
+    expect(res.statements).toBeLessThanOrEqual(5); // projects, assets, wallets, transactions, balances
   });
 });
 
