@@ -80,6 +80,10 @@ export async function runBank(options: BankRunOptions): Promise<BankRunResult> {
         options.onAcknowledged?.(result.acknowledged.length);
       } else if (res.status === 409 && res.body?.code === 'insufficient_funds') {
         result.refused += 1;
+      } else if (res.status >= 500 && options.stop?.()) {
+        // An instance losing its database at the kill may answer before it dies: a failed
+        // COMMIT's outcome is unknown, so this one is indeterminate, not refused.
+        result.indeterminate.push(attempt);
       } else {
         result.unexpected.push(`${res.status} ${JSON.stringify(res.body)}`);
       }
