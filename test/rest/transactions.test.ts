@@ -232,6 +232,24 @@ describe('Idempotency-Key on POST /transactions', () => {
     await transfer({ amount: 1, from: b.id, to: a.id });
   });
 
+  it('does not post twice when the first attempt died after posting, before its answer was stored', async () => {
+    const [a, b] = e.customers;
+    const headers = { 'idempotency-key': 'crash-window' };
+    const first = await transfer({ amount: 1, from: a.id, to: b.id }, e.key, headers);
+    expect(first.status).toBe(201);
+    // What a SIGKILL between the posting's commit and the answer's storage leaves: a claim without
+    // an answer, whose lease has run out.
+    await t.db.query(
+      `UPDATE idempotency_keys SET status_code = NULL, response = NULL, locked_until = now() - interval '1 second' WHERE key = 'crash-window'`,
+    );
+    const before = await transactionCount(t);
+    const retry = await transfer({ amount: 1, from: a.id, to: b.id }, e.key, headers);
+    expect(retry.status).toBe(201);
+    expect(retry.body).toEqual(first.body);
+    expect(await transactionCount(t)).toBe(before);
+    await transfer({ amount: 1, from: b.id, to: a.id });
+  });
+
   it('scopes keys per owner', async () => {
     const other = await economy(t, 'other-idem', { customers: 2, seed: 10, fund: 1 });
     const headers = { 'idempotency-key': 'shared-key' };

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Database } from '../../db/database.js';
 import { LedgerError } from '../errors.js';
+import { withRequestKey } from './request-scope.js';
 
 export interface StoredReply {
   status: number;
@@ -13,6 +14,11 @@ const LEASE_SECONDS = 60;
 
 export function fingerprint(method: string, path: string, body: unknown): string {
   return createHash('sha256').update(`${method} ${path} ${canonicalJson(body)}`).digest('hex');
+}
+
+/** Identifies one idempotent request (owner, key, and what was asked) on the posting it makes. */
+export function requestKey(ownerId: string, key: string, print: string): string {
+  return createHash('sha256').update(`${ownerId}\u0000${key}\u0000${print}`).digest('hex');
 }
 
 /** JSON with object keys sorted, so JSON-equal bodies have one text. */
@@ -53,7 +59,7 @@ export class IdempotencyService {
     }
     let reply: StoredReply;
     try {
-      reply = await execute();
+      reply = await withRequestKey(requestKey(ownerId, key, print), execute);
     } catch (error) {
       await this.release(ownerId, key);
       throw error;

@@ -55,8 +55,15 @@ export class LedgerRepository {
   /** Posts a batch through `ledger_post` (one statement, one database transaction). */
   async post(batch: PostingRequest[]): Promise<PostingResult[]> {
     const rows = await this.db.query<{ idx: number; code: PostingResult['code']; tx_id: string | null; tx_seq: string | null; from_balance: string | null; to_balance: string | null; posted_at: Date | null }>(
-      `SELECT * FROM ledger_post($1::int[], $2::uuid[], $3::uuid[], $4::uuid[], $5::bigint[])`,
-      [batch.map((b) => b.projectId), batch.map((b) => b.assetId), batch.map((b) => b.fromWalletId), batch.map((b) => b.toWalletId), batch.map((b) => b.amount.toString())],
+      `SELECT * FROM ledger_post($1::int[], $2::uuid[], $3::uuid[], $4::uuid[], $5::bigint[], $6::text[])`,
+      [
+        batch.map((b) => b.projectId),
+        batch.map((b) => b.assetId),
+        batch.map((b) => b.fromWalletId),
+        batch.map((b) => b.toWalletId),
+        batch.map((b) => b.amount.toString()),
+        batch.map((b) => b.requestKey),
+      ],
     );
     const results: PostingResult[] = new Array(batch.length);
     for (const row of rows) {

@@ -1,6 +1,7 @@
 import type { Principal } from '../auth/api-key.service.js';
 import { LedgerError, notFound, validationError } from '../errors.js';
 import { toMinor } from '../money.js';
+import { currentRequestKey } from '../idempotency/request-scope.js';
 import { isUuid, type LedgerRepository, type PostingContext } from './ledger.repository.js';
 import { checkReferences } from './ledger.rules.js';
 import type { PostingQueue } from './posting-queue.js';
@@ -64,7 +65,7 @@ export class LedgerService {
     if (options.toType && to.type !== options.toType) throw validationError('to', `must be a ${options.toType} wallet`);
     const asset = context.asset!;
     const amount = minorAmount(options.amount ?? input.amount, asset);
-    const result = await this.queue.submit({ projectId: context.projectId, assetId: asset.id, fromWalletId: from.id, toWalletId: to.id, amount });
+    const result = await this.queue.submit({ projectId: context.projectId, assetId: asset.id, fromWalletId: from.id, toWalletId: to.id, amount, requestKey: currentRequestKey() });
     return posted(result, context, from.id, from.id, from.address, amount, result.fromBalance);
   }
 
@@ -76,7 +77,7 @@ export class LedgerService {
     if (to.type !== 'system') throw validationError('to', 'must be a system wallet');
     const asset = context.asset!;
     const amount = minorAmount(input.amount, asset);
-    const result = await this.queue.submit({ projectId: context.projectId, assetId: asset.id, fromWalletId: null, toWalletId: to.id, amount });
+    const result = await this.queue.submit({ projectId: context.projectId, assetId: asset.id, fromWalletId: null, toWalletId: to.id, amount, requestKey: currentRequestKey() });
     return posted(result, context, to.id, null, MINT_ADDRESS, amount, result.toBalance);
   }
 

@@ -50,6 +50,8 @@ export interface PostingRequest {
   fromWalletId: string | null;
   toWalletId: string;
   amount: bigint;
+  /** The idempotent request making this posting, if any (a retry finds its posting by it). */
+  requestKey: string | null;
 }
 
 export type PostingCode = 'ok' | 'wallet_inactive' | 'insufficient_funds' | 'balance_overflow' | 'asset_missing';
