@@ -1,0 +1,95 @@
+import 'reflect-metadata';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createApp, type App } from './app.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { connectTarget, type DatabaseTarget } from './db/connect.js';
+import { migrate, openDatabase, type Database } from './db/database.js';
+import { createLogger, type Logger } from './logger.js';
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.logLevel);
+  let target: DatabaseTarget | undefined;
+  let db: Database | undefined;
+  let app: App | undefined;
+  let startup: Promise<void> | undefined;
+  let stopping = false;
+
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    try {
+      // A signal during start-up lets the step under way finish, so that whatever it started
+      // (the embedded cluster above all) is stopped below rather than left running.
+      await startup?.catch(() => undefined);
+      await app?.close(config.shutdownGraceMs);
+      await db?.close();
+      await target?.embedded?.stop();
+      logger.info('stopped');
+      process.exit(0);
+    } catch (err) {
+      logger.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+
+  const handlers = new Map<NodeJS.Signals, () => void>();
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    const handler = () => void shutdown(signal);
+    handlers.set(signal, handler);
+    process.on(signal, handler);
+  }
+
+  startup = (async () => {
+    target = await connectTarget(config, logger);
+    db = await openDatabase(target.url, logger, config.dbPoolSize);
+    if (config.autoMigrate) await migrate(db, logger);
+    app = await createApp({ db, logger, adminToken: config.adminToken, exposeStatementCount: config.exposeStatementCount });
+    // Libraries may install their own SIGTERM/SIGINT handlers (Apollo Server does unless
+    // `stopOnTerminationSignals: false`; its concurrent stop() then never settles and the
+    // process hangs). The service owns its shutdown: keep only our handlers.
+    for (const [signal, ours] of handlers) {
+      for (const listener of process.listeners(signal)) if (listener !== ours) process.removeListener(signal, listener);
+    }
+    if (stopping) return;
+    if (target.embedded) await ensureDevKey(app, config, logger);
+    if (stopping) return;
+    const address = await app.listen(config.port, config.host);
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    process.stdout.write(`listening on http://${host}:${address.port}\n`);
+  })();
+
+  try {
+    await startup;
+  } catch (err) {
+    if (stopping) return; // shutdown() cleans up and exits
+    stopping = true;
+    logger.fatal({ err }, 'start-up failed');
+    await db?.close().catch(() => undefined);
+    await target?.embedded?.stop().catch(() => undefined);
+    process.exit(1);
+  }
+}
+
+/** First embedded start with no key at all: one key for owner `dev` on `pro`, printed once and kept. */
+async function ensureDevKey(app: App, config: Config, logger: Logger): Promise<void> {
+  if (await app.services.apiKeys.hasAnyKey()) return;
+  const issued = await app.services.apiKeys.issue('dev', 'pro');
+  const file = path.join(config.dataDir, 'dev-api-key');
+  writeFileSync(file, `${issued.api_key}\n`, { mode: 0o600 });
+  logger.info({ file }, 'created a development API key');
+  process.stdout.write(`dev api key (owner dev, plan pro): ${issued.api_key}\n  saved in ${file}\n`);
+}
+
+void main();
