@@ -6,15 +6,14 @@ import { raw, run, type GraphQLResult } from './support/client.js';
 
 /**
  * Statements per request and p50 latency of the nested query and of _entities (issue 4's closing
- * figures). Not part of the regular suite (it builds 1,110 wallets):
+ * figures). A measurement, not a test: it is not part of `npm test` (it builds 1,110 wallets):
  *
- *   LEDGER_GRAPHQL_MEASURE=1 npm test -- test/graphql/measure
+ *   npm run bench:graphql
  *
  * Page sizes are capped at 100 (as REST's `limit`); the 1,000-wallet project is read one page of
  * 100 at a time (any page costs the same), and all 1,000 wallets at once through _entities with
  * the cost budget raised (LEDGER_GRAPHQL_MAX_COST) for this run only.
  */
-const enabled = process.env.LEDGER_GRAPHQL_MEASURE === '1';
 const RUNS = 30;
 
 let t: TestApp;
@@ -58,7 +57,7 @@ async function measure<R>(label: string, request: () => Promise<GraphQLResult<R>
   return `${label.padEnd(58)} statements ${[...statements].join('/').padEnd(4)} p50 ${p50.toFixed(1).padStart(7)} ms   p90 ${p90.toFixed(1).padStart(7)} ms`;
 }
 
-(enabled ? describe : describe.skip)('measurements', () => {
+describe('measurements', () => {
   beforeAll(async () => {
     process.env.LEDGER_GRAPHQL_MAX_COST = '100000';
     t = await startTestApp();
