@@ -7,6 +7,7 @@ import type { Reply } from '../http/route.js';
 import { createContext, type GraphQLContext } from './context.js';
 import { buildLedgerSchema } from './schema.js';
 import { formatError } from './errors.js';
+import { jitGateway } from './jit-executor.js';
 import { aliasLimitRule } from './limits/alias-limit.rule.js';
 import { costLimitPlugin } from './limits/cost.js';
 import { depthLimitRule } from './limits/depth-limit.rule.js';
@@ -27,7 +28,7 @@ export interface GraphQLEndpoint {
 export async function createGraphQLEndpoint(services: Services, limits: GraphQLLimits = graphQLLimits()): Promise<GraphQLEndpoint> {
   const { schema } = await buildLedgerSchema();
   const apollo = new ApolloServer<GraphQLContext>({
-    schema,
+    gateway: jitGateway(schema),
     csrfPrevention: true,
     allowBatchedHttpRequests: false,
     introspection: true,
