@@ -16,6 +16,7 @@ import { startCluster, harnessPool } from './lib/postgres.js';
 import { startServer, freePort, ROOT } from './lib/processes.js';
 import { seedService, seedBaselineBySql, copyRows, SEED } from './lib/seed.js';
 import { runLoad, sampleStatements, resetStatements, statementsOfRun } from './lib/load.js';
+import { clusterCpuMs, processCpuMs, processCpuSplitMs } from './lib/cpu.js';
 import { ledgerState, verifyLedger } from './lib/verify.js';
 import { aggregate, table, runRow, RUN_HEADERS, fixed, statusText } from './lib/report.js';
 import { call } from './lib/http.js';
@@ -185,7 +186,10 @@ async function main() {
         const before = await ledgerState(target.pool);
         await resetStatements(target.pool);
         const pgMessagesBefore = cluster.messages.length;
+        const cpuBefore = { app: processCpuMs(target.server.pid), split: processCpuSplitMs(target.server.pid), pg: clusterCpuMs(resources.tmp) };
         const figures = await runLoad(target, workload, { connections, duration, checkBody: name === 'read' });
+        const split = processCpuSplitMs(target.server.pid);
+        const cpu = { app: processCpuMs(target.server.pid) - cpuBefore.app, appSystem: split.system - cpuBefore.split.system, pg: clusterCpuMs(resources.tmp) - cpuBefore.pg };
         const statements = await statementsOfRun(target.pool, target.db);
         const pgErrors = summarizeMessages(cluster.messages.slice(pgMessagesBefore));
         const check = await verifyLedger(target.pool, fixture.seededMinor);
@@ -209,10 +213,11 @@ async function main() {
           statements,
           rowsAdded: added,
           pgErrors,
+          cpuMsPerOk: figures.ok ? { app: cpu.app / figures.ok, appKernel: cpu.appSystem / figures.ok, postgres: cpu.pg / figures.ok } : null,
           check,
         };
         runs.push(run);
-        say(`  round ${round} ${target.name.padEnd(8)} ${fixed(run.rps, 0).padStart(6)} req/s  p50 ${fixed(run.p50)} ms  p99 ${fixed(run.p99)} ms  errors ${run.errorCount}  [${statusText(run.statuses)}]  ledger ${check.ok ? 'ok' : `FAIL: ${check.problems.join('; ')}`}`);
+        say(`  round ${round} ${target.name.padEnd(8)} ${fixed(run.rps, 0).padStart(6)} req/s  p50 ${fixed(run.p50)} ms  p99 ${fixed(run.p99)} ms  errors ${run.errorCount}  cpu ms/2xx app ${fixed(run.cpuMsPerOk?.app ?? NaN, 2)} (kernel ${fixed(run.cpuMsPerOk?.appKernel ?? NaN, 2)}) pg ${fixed(run.cpuMsPerOk?.postgres ?? NaN, 2)}  [${statusText(run.statuses)}]  ledger ${check.ok ? 'ok' : `FAIL: ${check.problems.join('; ')}`}`);
         if (run.firstBodyError) say(`    first GraphQL error body: ${run.firstBodyError}`);
         for (const [message, count] of Object.entries(pgErrors)) say(`    PostgreSQL logged ${count} × ${message}`);
       }
