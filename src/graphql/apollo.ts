@@ -1,4 +1,4 @@
-import { ApolloServer, HeaderMap } from '@apollo/server';
+import { ApolloServer, HeaderMap, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import type { IncomingMessage } from 'node:http';
 import type { Services } from '../services.js';
@@ -6,7 +6,7 @@ import { LedgerError } from '../domain/errors.js';
 import type { Reply } from '../http/route.js';
 import { createContext, type GraphQLContext } from './context.js';
 import { buildLedgerSchema } from './schema.js';
-import { formatError } from './errors.js';
+import { formatError, isUnexpected } from './errors.js';
 import { jitGateway } from './jit-executor.js';
 import { aliasLimitRule } from './limits/alias-limit.rule.js';
 import { costLimitPlugin } from './limits/cost.js';
@@ -40,7 +40,7 @@ export async function createGraphQLEndpoint(services: Services, limits: GraphQLL
     stopOnTerminationSignals: false,
     // No HTTP cache hints for an authenticated API: without the cache-control plugin Apollo does
     // not wrap every field resolver.
-    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), costLimitPlugin(limits.maxCost)],
+    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), costLimitPlugin(limits.maxCost), logUnexpectedErrors],
   });
   await apollo.start();
   return {
@@ -71,3 +71,16 @@ export async function createGraphQLEndpoint(services: Services, limits: GraphQLL
     stop: () => apollo.stop(),
   };
 }
+
+/** Answers carry only `internal_error`; the cause goes to the log, with the request id (CONTRACT §6). */
+const logUnexpectedErrors: ApolloServerPlugin<GraphQLContext> = {
+  async requestDidStart() {
+    return {
+      async didEncounterErrors({ errors, contextValue, operationName }) {
+        for (const error of errors) {
+          if (isUnexpected(error)) contextValue.log.error({ err: error.originalError ?? error, path: error.path, operationName }, 'unexpected GraphQL error');
+        }
+      },
+    };
+  },
+};

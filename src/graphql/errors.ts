@@ -39,3 +39,11 @@ function innermost(error: unknown): unknown {
   }
   return current;
 }
+
+/** An error that is neither a domain refusal nor a GraphQL request error: a defect, to be logged. */
+export function isUnexpected(error: { extensions?: { code?: unknown }; originalError?: unknown }): boolean {
+  if (findLedgerError(error)) return false;
+  const code = error.extensions?.code;
+  if (typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR') return false;
+  return toLedgerError(innermost(error)).code === 'internal_error';
+}

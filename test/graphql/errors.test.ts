@@ -1,0 +1,67 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { createApp, type App } from '../../src/app.js';
+import { openDatabase, type Database } from '../../src/db/database.js';
+import { createTestDatabase } from '../support/database.js';
+import { ADMIN_TOKEN } from '../support/test-app.js';
+
+/**
+ * An unexpected failure inside a resolver: the answer carries only `internal_error`, the cause
+ * goes to the log with the request id. The database pool is closed under a warmed-up key (its
+ * authentication and call count are cached, so the request reaches the resolver).
+ */
+describe('GraphQL internal_error', () => {
+  let app: App;
+  let db: Database;
+  let baseUrl: string;
+  const lines: Record<string, any>[] = [];
+
+  beforeAll(async () => {
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString('utf8').split('\n')) if (line) lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    const logger = pino({ level: 'info' }, sink);
+    db = await openDatabase(await createTestDatabase(), logger, 2);
+    app = await createApp({ db, logger, adminToken: ADMIN_TOKEN });
+    baseUrl = `http://127.0.0.1:${(await app.listen(0, '127.0.0.1')).port}`;
+  });
+  afterAll(async () => {
+    await app.close(1000);
+    await db.close().catch(() => undefined);
+  });
+
+  const post = (key: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', api_key: key, ...headers }, body: JSON.stringify(body) });
+
+  it('answers internal_error without internals and logs the cause with the request id', async () => {
+    const issued = await fetch(`${baseUrl}/admin/api-keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', admin_token: ADMIN_TOKEN },
+      body: JSON.stringify({ owner: 'gql-doomed', plan_code: 'pro' }),
+    }).then((r) => r.json() as Promise<{ api_key: string }>);
+    expect((await post(issued.api_key, { query: '{ projects(first: 1) { totalCount } }' })).status).toBe(200);
+
+    await db.close();
+
+    // The ledger reads through the raw pool (the ORM would reconnect on its own).
+    const query = '{ transactions(walletId: "00000000-0000-4000-8000-000000000000") { totalCount } }';
+    const res = await post(issued.api_key, { query }, { 'x-request-id': 'gql-500-check' });
+    const text = await res.text();
+    const body = JSON.parse(text);
+    expect(body.errors).toHaveLength(1);
+    expect(body.errors[0]).toMatchObject({ message: 'internal error', extensions: { code: 'internal_error', details: {} } });
+    expect(text).not.toMatch(/\bat .+:\d+:\d+|node_modules|pool|Error:/i);
+
+    const logged = lines.find((l) => l.requestId === 'gql-500-check' && l.msg === 'unexpected GraphQL error');
+    expect(logged).toBeDefined();
+    expect(logged!.level).toBe(50);
+    expect(logged!.err).toBeDefined();
+  });
+
+  it('does not log refusals (domain errors are answers, not defects)', async () => {
+    expect(lines.filter((l) => l.msg === 'unexpected GraphQL error' && l.requestId !== 'gql-500-check')).toEqual([]);
+  });
+});
