@@ -35,6 +35,7 @@ export interface Loaders {
   walletsOfProject: DataLoader<WalletSliceKey, WalletSlice, string>;
   balances: DataLoader<string, BalanceRow[]>;
   recentTransactions: DataLoader<RecentKey, HistoryRow[], string>;
+  transactionCounts: DataLoader<string, number>;
 }
 
 export function createLoaders(principal: Principal, services: Services): Loaders {
@@ -58,6 +59,7 @@ export function createLoaders(principal: Principal, services: Services): Loaders
       { cacheKeyFn: (key) => `${key.projectId}/${key.type}/${key.first}/${key.afterSeq}` },
     ),
     balances: new DataLoader(async (walletIds) => groupByWallet(walletIds, await services.ledger.balancesOf(walletIds))),
+    transactionCounts: new DataLoader((walletIds) => services.ledger.transactionCountsOf(walletIds)),
     recentTransactions: new DataLoader(
       (keys) => {
         // one statement per page size; the same wallet twice (two different `after`) goes in another round

@@ -1,7 +1,7 @@
 import { expectStatus, fundedProject, transfer, type FundedProject } from '../support/fixtures.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { AssetsDocument, HistoryDocument, ProjectDocument, ProjectsDocument, WalletDocument, WalletsDocument, WebhookEventsDocument } from './generated/graphql.js';
-import { data } from './support/client.js';
+import { data, raw } from './support/client.js';
 
 /** The same data read through REST and through GraphQL gives the same values (GraphQL amounts are decimal strings). */
 let t: TestApp;
@@ -26,6 +26,20 @@ const restTransaction = (tx: any) => ({ id: tx.id, amount: tx.amount, currency: 
 const gqlTransaction = (tx: any) => ({ id: tx.id, amount: Number(tx.amount), currency: tx.currency, from: tx.from, to: tx.to, date: tx.date, balance: Number(tx.balance) });
 
 describe('reads', () => {
+  it('Wallet.transactions.totalCount: every transaction of the wallet, as the totals of GET /transactions (one batched statement)', async () => {
+    const query = `query($id: ID!) { project(id: $id) { wallets(first: 10) { edges { node { id transactions(first: 1) { totalCount } } } } } }`;
+    const res = await raw(t, key, query, { id: String(p.projectId) });
+    expect(res.body.errors).toBeUndefined();
+    const counts = new Map<string, number>(res.body.data.project.wallets.edges.map((e: any) => [e.node.id, e.node.transactions.totalCount]));
+    for (const wallet of [p.system, ...p.customers]) {
+      const rest = await expectStatus(t.request('GET', `/transactions?walletId=${wallet.id}&limit=1`, { key }), 200);
+      expect(counts.get(wallet.id)).toBe(rest.pagination.total); // one currency moved in this project
+    }
+    // the lower of two runs: a key whose 5 s auth cache just expired costs one more statement
+    const statements = async (q: string) => Math.min(...(await Promise.all([0, 1].map(async () => (await raw(t, key, q, { id: String(p.projectId) })).statements))));
+    expect(await statements(query)).toBe((await statements(query.replace('totalCount', 'edges { cursor }'))) + 1);
+  });
+
   it('project, its primary asset and its assets: as GET /projects/{id} and GET /assets?projectId=', async () => {
     const rest = await expectStatus(t.request('GET', `/projects/${p.projectId}`, { key }), 200);
     const assets = await expectStatus(t.request('GET', `/assets?projectId=${p.projectId}`, { key }), 200);

@@ -172,6 +172,19 @@ export class LedgerRepository {
     return row ? { id: row.id, projectId: row.project_id } : null;
   }
 
+  /** Transactions of each wallet (sent and received), aligned with `walletIds`. */
+  async transactionCounts(walletIds: readonly string[]): Promise<number[]> {
+    if (walletIds.length === 0) return [];
+    const rows = await this.db.query<{ n: string }>(
+      `SELECT ((SELECT count(*) FROM transactions t WHERE t.from_wallet_id = x.id)
+             + (SELECT count(*) FROM transactions t WHERE t.to_wallet_id = x.id))::text AS n
+         FROM unnest($1::uuid[]) WITH ORDINALITY AS x(id, ord)
+        ORDER BY x.ord`,
+      [walletIds],
+    );
+    return rows.map((r) => Number(r.n));
+  }
+
   async primaryAssetId(projectId: number): Promise<string | null> {
     const [row] = await this.db.query<{ asset_id: string | null }>(`SELECT asset_id FROM projects WHERE id = $1`, [projectId]);
     return row?.asset_id ?? null;

@@ -118,6 +118,11 @@ export class LedgerService {
     return this.repository.recent(walletIds, limit, beforeSeq, assetId ?? null);
   }
 
+  /** How many transactions each wallet has, in every currency (one statement); callers have checked tenancy. */
+  transactionCountsOf(walletIds: readonly string[]): Promise<number[]> {
+    return this.repository.transactionCounts(walletIds);
+  }
+
   private async resolve(principal: Principal, projectId: number, currency: string, fromRef: string | null, toRef: string): Promise<PostingContext> {
     const context = await this.repository.resolvePosting(principal.ownerId, projectId, currency, fromRef, toRef);
     if (!context) throw notFound('project', projectId);

@@ -8,7 +8,7 @@ import { idempotent } from '../idempotency.js';
 import { CreateWalletInput, SetWalletStatusInput } from '../inputs/wallet.input.js';
 import { checkFirst, PageArgs } from '../paging.js';
 import { balanceModel, transactionModel, type BalanceModel, type TransactionModel } from '../presenters.js';
-import { toPage, type Connection } from '../types/connection.js';
+import { toConnection, type Connection } from '../types/connection.js';
 import { ProjectType } from '../types/project.type.js';
 import { BalanceType, RecentTransactionConnection } from '../types/transaction.type.js';
 import { WalletConnection, WalletType, WalletTypeEnum } from '../types/wallet.type.js';
@@ -43,13 +43,14 @@ export class WalletResolver {
   }
 
   @FieldResolver(() => RecentTransactionConnection, { description: "The wallet's transactions in every currency, newest first." })
-  async transactions(@Root() wallet: WalletView, @Args() { first, after }: PageArgs, @Ctx() ctx: GraphQLContext): Promise<Omit<Connection<TransactionModel>, 'totalCount'>> {
+  async transactions(@Root() wallet: WalletView, @Args() { first, after }: PageArgs, @Ctx() ctx: GraphQLContext): Promise<Connection<TransactionModel>> {
     checkFirst(first, ctx.limits.maxPageSize);
     const rows = await ctx.loaders.recentTransactions.load({ walletId: wallet.id, first, beforeSeq: decodeCursor('seq', after) });
-    return toPage(
+    return toConnection(
       { rows: rows.slice(0, first), hasNextPage: rows.length > first, hasPreviousPage: after !== null && after !== undefined },
       (row) => encodeCursor('seq', row.seq),
       transactionModel,
+      () => ctx.loaders.transactionCounts.load(wallet.id),
     );
   }
 

@@ -50,16 +50,17 @@ export function connectionType<T extends object>(name: string, node: ClassType<T
   return ConnectionType;
 }
 
-/** A Relay connection without `totalCount`, for a list whose total would cost a statement of its own. */
-export function pageType<T extends object>(typeName: string, name: string, node: ClassType<T>): ClassType<Omit<Connection<T>, 'totalCount'>> {
+/** A connection of another name over an existing node type (its edges are `<name>Edge`). */
+export function namedConnectionType<T extends object>(typeName: string, name: string, node: ClassType<T>): ClassType<Connection<T>> {
   const edge = edgeType(name, node);
 
   @ObjectType(typeName)
-  class PageType {
+  class NamedConnectionType {
     @Field(() => [edge]) edges!: Edge<T>[];
     @Field(() => PageInfo) pageInfo!: PageInfo;
+    @Field(() => Int, { description: 'All items of the list, across pages.' }) totalCount!: number;
   }
-  return PageType;
+  return NamedConnectionType;
 }
 
 export interface Window<R> {

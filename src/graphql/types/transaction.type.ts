@@ -1,6 +1,6 @@
 import { Directive, Field, ID, ObjectType } from 'type-graphql';
 import { DateTimeScalar, DecimalScalar } from '../scalars.js';
-import { connectionType, pageType } from './connection.js';
+import { connectionType, namedConnectionType } from './connection.js';
 
 /** Resolves from a TransactionModel (presenters.ts); fromWallet and toWallet are in TransactionResolver. */
 @ObjectType('Transaction', { description: 'A posted movement of one currency between two wallets (or from @mint).' })
@@ -23,8 +23,8 @@ export class TransactionType {
 
 export const TransactionConnection = connectionType('Transaction', TransactionType);
 
-/** A wallet's recent transactions (Wallet.transactions): keyset-paged, newest first. */
-export const RecentTransactionConnection = pageType('RecentTransactionConnection', 'Transaction', TransactionType);
+/** A wallet's recent transactions (Wallet.transactions): keyset-paged, newest first; `totalCount` costs one batched statement, only when asked. */
+export const RecentTransactionConnection = namedConnectionType('RecentTransactionConnection', 'Transaction', TransactionType);
 
 @ObjectType('Balance', { description: "A wallet's balance in one currency of its project (zero included)." })
 export class BalanceType {

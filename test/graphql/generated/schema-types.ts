@@ -339,6 +339,8 @@ export type RecentTransactionConnection = {
   __typename?: 'RecentTransactionConnection';
   edges: Array<TransactionEdge>;
   pageInfo: PageInfo;
+  /** All items of the list, across pages. */
+  totalCount: Scalars['Int']['output'];
 };
 
 export type SeedInput = {
