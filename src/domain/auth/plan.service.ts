@@ -1,19 +1,13 @@
 import type { Principal } from './api-key.service.js';
+import type { Plan } from './plans.js';
 
-export interface UserPlan {
+/** GET /user/plan: the owner, its subscription, and the plan's quotas and flags. */
+export type UserPlan = {
   user_id: string;
   plan_code: string;
   subscription_code: string;
   subscription_status: 'active';
-  projects: number;
-  assets_per_project: number;
-  customer_wallets: number;
-  system_wallets: number;
-  api_calls_per_day: number;
-  advanced_analytics: boolean;
-  custom_branding: boolean;
-  priority_support: boolean;
-}
+} & Omit<Plan, 'code'>;
 
 export class PlanService {
   async userPlan(principal: Principal): Promise<UserPlan> {
