@@ -9,7 +9,14 @@ function stat(pid) {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]), user: Number(fields[11]), system: Number(fields[12]) };
+    return {
+      ppid: Number(fields[1]),
+      ticks: Number(fields[11]) + Number(fields[12]),
+      user: Number(fields[11]),
+      system: Number(fields[12]),
+      /** CPU of children that have exited and been reaped (autovacuum workers, closed backends). */
+      reaped: Number(fields[13]) + Number(fields[14]),
+    };
   } catch {
     return undefined;
   }
@@ -26,10 +33,14 @@ export function processCpuSplitMs(pid) {
   return { user: (s?.user ?? 0) * TICK_MS, system: (s?.system ?? 0) * TICK_MS };
 }
 
-/** CPU ms used so far by the postmaster of `dataDir` and its live children (backends, workers). */
+/**
+ * CPU ms used so far by the postmaster of `dataDir` and all its children: the live ones (backends,
+ * workers) and those that have exited (counted in the postmaster's reaped-children time).
+ */
 export function clusterCpuMs(dataDir) {
   const postmaster = Number(readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
-  let ticks = stat(postmaster)?.ticks ?? 0;
+  const own = stat(postmaster);
+  let ticks = (own?.ticks ?? 0) + (own?.reaped ?? 0);
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const s = stat(entry);
