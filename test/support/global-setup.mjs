@@ -12,7 +12,7 @@ import { createLogger } from '../../dist/src/logger.js';
  * every test file clones it (CREATE DATABASE … TEMPLATE), which takes milliseconds.
  */
 export default async function globalSetup() {
-  const logger = createLogger('warn');
+  const logger = createLogger('error'); // PostgreSQL logs the errors tests provoke on purpose (duplicate keys)
   const dataDir = mkdtempSync(path.join(tmpdir(), 'ledger-test-'));
   const cluster = await startEmbeddedPostgres(dataDir, logger);
   const admin = new pg.Client({ connectionString: embeddedUrl(cluster.port, 'postgres') });
