@@ -3,7 +3,7 @@ import { DateTimeScalar } from '../scalars.js';
 import { connectionType } from './connection.js';
 
 /** Resolves from the domain's AssetView; `project` is in AssetResolver. */
-@ObjectType('Asset', { description: 'A currency of a project.' })
+@ObjectType('Asset', { simpleResolvers: true, description: 'A currency of a project.' })
 @Directive('@key(fields: "id")')
 export class AssetType {
   @Field(() => ID) id!: string;
@@ -11,14 +11,14 @@ export class AssetType {
   @Field() name!: string;
   @Field() symbol!: string;
   @Field(() => Int, { description: 'Decimal places: one major unit is 10^fractions minor units.' }) fractions!: number;
-  @Field({ name: 'owner', description: 'The owner (user id) of the asset.' }) ownerId!: string;
+  @Field({ name: 'owner', simple: false, description: 'The owner (user id) of the asset.' }) ownerId!: string;
   @Field(() => DateTimeScalar) createdAt!: Date;
   @Field(() => DateTimeScalar) updatedAt!: Date;
 }
 
 export const AssetConnection = connectionType('Asset', AssetType);
 
-@ObjectType('DeleteAssetPayload')
+@ObjectType('DeleteAssetPayload', { simpleResolvers: true })
 export class DeleteAssetPayload {
   @Field(() => ID) id!: string;
   @Field() deleted!: boolean;

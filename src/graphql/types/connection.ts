@@ -1,6 +1,6 @@
 import { Field, Int, ObjectType, type ClassType } from 'type-graphql';
 
-@ObjectType('PageInfo', { description: 'Relay page information.' })
+@ObjectType('PageInfo', { simpleResolvers: true, description: 'Relay page information.' })
 export class PageInfo {
   @Field() hasNextPage!: boolean;
   @Field() hasPreviousPage!: boolean;
@@ -26,7 +26,7 @@ const edgeTypes = new Map<string, ClassType<Edge<object>>>();
 function edgeType<T extends object>(name: string, node: ClassType<T>): ClassType<Edge<T>> {
   let edge = edgeTypes.get(name);
   if (!edge) {
-    @ObjectType(`${name}Edge`)
+    @ObjectType(`${name}Edge`, { simpleResolvers: true })
     class EdgeType {
       @Field(() => node) node!: T;
       @Field() cursor!: string;
@@ -41,11 +41,12 @@ function edgeType<T extends object>(name: string, node: ClassType<T>): ClassType
 export function connectionType<T extends object>(name: string, node: ClassType<T>): ClassType<Connection<T>> {
   const edge = edgeType(name, node);
 
-  @ObjectType(`${name}Connection`)
+  @ObjectType(`${name}Connection`, { simpleResolvers: true })
   class ConnectionType {
     @Field(() => [edge]) edges!: Edge<T>[];
     @Field(() => PageInfo) pageInfo!: PageInfo;
-    @Field(() => Int, { description: 'All items of the list, across pages.' }) totalCount!: number;
+    // a getter that may return a Promise (counted only when asked): it keeps a resolver, which graphql-jit awaits
+    @Field(() => Int, { simple: false, description: 'All items of the list, across pages.' }) totalCount!: number;
   }
   return ConnectionType;
 }
@@ -54,11 +55,12 @@ export function connectionType<T extends object>(name: string, node: ClassType<T
 export function namedConnectionType<T extends object>(typeName: string, name: string, node: ClassType<T>): ClassType<Connection<T>> {
   const edge = edgeType(name, node);
 
-  @ObjectType(typeName)
+  @ObjectType(typeName, { simpleResolvers: true })
   class NamedConnectionType {
     @Field(() => [edge]) edges!: Edge<T>[];
     @Field(() => PageInfo) pageInfo!: PageInfo;
-    @Field(() => Int, { description: 'All items of the list, across pages.' }) totalCount!: number;
+    // a getter that may return a Promise (counted only when asked): it keeps a resolver, which graphql-jit awaits
+    @Field(() => Int, { simple: false, description: 'All items of the list, across pages.' }) totalCount!: number;
   }
   return NamedConnectionType;
 }

@@ -1,7 +1,7 @@
 import { Field, Int, ObjectType } from 'type-graphql';
 import type { UserPlan } from '../../domain/auth/plan.service.js';
 
-@ObjectType('Plan', { description: "The caller's plan: quotas and feature flags." })
+@ObjectType('Plan', { simpleResolvers: true, description: "The caller's plan: quotas and feature flags." })
 export class PlanType {
   @Field() userId!: string;
   @Field() planCode!: string;

@@ -3,7 +3,7 @@ import { DateTimeScalar, JSONObjectScalar } from '../scalars.js';
 import { connectionType } from './connection.js';
 
 /** Resolves from the domain's ProjectView; relations (asset, assets, wallets) are in ProjectResolver. */
-@ObjectType('Project', { description: 'A project of the caller: its currencies (assets) and wallets.' })
+@ObjectType('Project', { simpleResolvers: true, description: 'A project of the caller: its currencies (assets) and wallets.' })
 @Directive('@key(fields: "id")')
 export class ProjectType {
   @Field(() => ID) id!: number;
@@ -14,7 +14,7 @@ export class ProjectType {
   @Field(() => JSONObjectScalar) metadata!: Record<string, unknown>;
   @Field(() => ID, { nullable: true, description: 'The primary asset (own or shared), null until the project has one.' })
   assetId!: string | null;
-  @Field({ name: 'owner', description: 'The owner (user id) of the project.' }) ownerId!: string;
+  @Field({ name: 'owner', simple: false, description: 'The owner (user id) of the project.' }) ownerId!: string;
   @Field(() => DateTimeScalar) createdAt!: Date;
   @Field(() => DateTimeScalar) updatedAt!: Date;
 }

@@ -3,7 +3,7 @@ import { DateTimeScalar, DecimalScalar } from '../scalars.js';
 import { connectionType, namedConnectionType } from './connection.js';
 
 /** Resolves from a TransactionModel (presenters.ts); fromWallet and toWallet are in TransactionResolver. */
-@ObjectType('Transaction', { description: 'A posted movement of one currency between two wallets (or from @mint).' })
+@ObjectType('Transaction', { simpleResolvers: true, description: 'A posted movement of one currency between two wallets (or from @mint).' })
 @Directive('@key(fields: "id")')
 export class TransactionType {
   @Field(() => ID) id!: string;
@@ -26,7 +26,7 @@ export const TransactionConnection = connectionType('Transaction', TransactionTy
 /** A wallet's recent transactions (Wallet.transactions): keyset-paged, newest first; `totalCount` costs one batched statement, only when asked. */
 export const RecentTransactionConnection = namedConnectionType('RecentTransactionConnection', 'Transaction', TransactionType);
 
-@ObjectType('Balance', { description: "A wallet's balance in one currency of its project (zero included)." })
+@ObjectType('Balance', { simpleResolvers: true, description: "A wallet's balance in one currency of its project (zero included)." })
 export class BalanceType {
   @Field({ description: 'The wallet address.' }) account!: string;
   @Field({ description: 'The asset symbol.' }) currency!: string;
@@ -34,7 +34,7 @@ export class BalanceType {
   @Field(() => DecimalScalar, { description: 'Major units, as a decimal string.' }) balance!: string;
 }
 
-@ObjectType('TransactionHistory', { description: "A wallet's balance in one currency and its transactions in it, newest first (GET /transactions)." })
+@ObjectType('TransactionHistory', { simpleResolvers: true, description: "A wallet's balance in one currency and its transactions in it, newest first (GET /transactions)." })
 export class TransactionHistoryType extends TransactionConnection {
   @Field(() => BalanceType) balance!: BalanceType;
 }

@@ -17,7 +17,7 @@ export enum WalletStatusEnum {
 registerEnumType(WalletStatusEnum, { name: 'WalletStatus', description: 'active ⇄ suspended; either → closed (only with zero balances); closed is final.' });
 
 /** Resolves from the domain's WalletView; project, balances and transactions are in WalletResolver. */
-@ObjectType('Wallet', { description: 'A customer or system wallet of a project.' })
+@ObjectType('Wallet', { simpleResolvers: true, description: 'A customer or system wallet of a project.' })
 @Directive('@key(fields: "id")')
 export class WalletType {
   @Field(() => ID) id!: string;

@@ -2,7 +2,7 @@ import { Field, ID, ObjectType } from 'type-graphql';
 import { DateTimeScalar, JSONObjectScalar } from '../scalars.js';
 import { connectionType } from './connection.js';
 
-@ObjectType('WebhookEvent', { description: 'A stored webhook call, refused flows included (success false, message naming the error code).' })
+@ObjectType('WebhookEvent', { simpleResolvers: true, description: 'A stored webhook call, refused flows included (success false, message naming the error code).' })
 export class WebhookEventType {
   @Field(() => ID) id!: string;
   @Field(() => ID) projectId!: number;
@@ -16,7 +16,7 @@ export class WebhookEventType {
 
 export const WebhookEventConnection = connectionType('WebhookEvent', WebhookEventType);
 
-@ObjectType('WebhookResult')
+@ObjectType('WebhookResult', { simpleResolvers: true })
 export class WebhookResultType {
   @Field() success!: boolean;
   @Field() message!: string;
