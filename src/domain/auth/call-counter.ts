@@ -57,10 +57,17 @@ export class CallCounter {
       entry = { day, synced: 0, pending: 0, sending: 0, lastUsed: Date.now() };
       this.entries.set(ownerId, entry);
       const fresh = entry;
-      fresh.loading = this.load(ownerId, day).then((count) => {
-        fresh.synced = count;
-        fresh.loading = undefined;
-      });
+      fresh.loading = this.load(ownerId, day).then(
+        (count) => {
+          fresh.synced = count;
+          fresh.loading = undefined;
+        },
+        (error: unknown) => {
+          // Forget the entry so the next call loads again; the calls that awaited this load fail.
+          if (this.entries.get(ownerId) === fresh) this.entries.delete(ownerId);
+          throw error;
+        },
+      );
     }
     if (entry.loading) await entry.loading;
     entry.lastUsed = Date.now();
