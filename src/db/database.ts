@@ -60,16 +60,20 @@ export async function openDatabase(url: string, logger: Logger, poolSize = 20): 
     },
     async transaction<T>(fn: (client: pg.PoolClient) => Promise<T>) {
       const client = await pool.connect();
+      /** Set when ROLLBACK failed: the connection's state is unknown, so the pool destroys it. */
+      let broken: Error | undefined;
       try {
         await client.query('BEGIN');
         const result = await fn(client);
         await client.query('COMMIT');
         return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+          broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+        });
         throw error;
       } finally {
-        client.release();
+        client.release(broken);
       }
     },
     close: () => orm.close(true),
