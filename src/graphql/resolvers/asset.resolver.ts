@@ -5,6 +5,7 @@ import type { GraphQLContext } from '../context.js';
 import { projectIdOf } from '../ids.js';
 import { idempotent } from '../idempotency.js';
 import { CreateAssetInput, UpdateAssetInput } from '../inputs/asset.input.js';
+import { withoutNulls } from '../inputs/nulls.js';
 import { checkFirst, offsetCursor, offsetWindow, PageArgs } from '../paging.js';
 import { AssetConnection, AssetType, DeleteAssetPayload } from '../types/asset.type.js';
 import { toConnection, type Connection } from '../types/connection.js';
@@ -64,9 +65,4 @@ export class AssetResolver {
   ): Promise<{ id: string; deleted: true }> {
     return idempotent(ctx, 'deleteAsset', idempotencyKey, { id }, () => ctx.services.assets.delete(ctx.principal, id));
   }
-}
-
-/** GraphQL lets a client send `null` for an optional field; the services read that as absent. */
-function withoutNulls<T extends object>(input: T): { [K in keyof T]: Exclude<T[K], null> } {
-  return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== null && value !== undefined)) as never;
 }

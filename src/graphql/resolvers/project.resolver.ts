@@ -6,6 +6,7 @@ import type { GraphQLContext } from '../context.js';
 import { decodeCursor, encodeCursor } from '../cursors.js';
 import { projectIdOf } from '../ids.js';
 import { idempotent } from '../idempotency.js';
+import { withoutNulls } from '../inputs/nulls.js';
 import { CreateProjectInput } from '../inputs/project.input.js';
 import { arrayWindow, checkFirst, offsetCursor, offsetWindow, PageArgs } from '../paging.js';
 import { AssetConnection, AssetType } from '../types/asset.type.js';
@@ -57,7 +58,7 @@ export class ProjectResolver {
   ): Promise<ProjectView> {
     return idempotent(ctx, 'createProject', idempotencyKey, { input }, () =>
       // the service checks every field with the REST rules (an unknown `type` is its validation_error)
-      ctx.services.projects.create(ctx.principal, { ...input } as CreateProjectFields),
+      ctx.services.projects.create(ctx.principal, withoutNulls(input) as CreateProjectFields),
     );
   }
 

@@ -5,6 +5,7 @@ import type { GraphQLContext } from '../context.js';
 import { decodeCursor, encodeCursor } from '../cursors.js';
 import { projectIdOf } from '../ids.js';
 import { idempotent } from '../idempotency.js';
+import { withoutNulls } from '../inputs/nulls.js';
 import { CreateWalletInput, SetWalletStatusInput } from '../inputs/wallet.input.js';
 import { checkFirst, PageArgs } from '../paging.js';
 import { balanceModel, transactionModel, type BalanceModel, type TransactionModel } from '../presenters.js';
@@ -62,7 +63,7 @@ export class WalletResolver {
     @Ctx() ctx: GraphQLContext,
   ): Promise<WalletView> {
     return idempotent(ctx, 'createWallet', idempotencyKey, { type, input }, () =>
-      ctx.services.wallets.create(ctx.principal, type, { projectId: projectIdOf(input.projectId), ...(input.address != null && { address: input.address }) }),
+      ctx.services.wallets.create(ctx.principal, type, { ...withoutNulls(input), projectId: projectIdOf(input.projectId) }),
     );
   }
 
