@@ -9,7 +9,8 @@ import { Migration } from '@mikro-orm/migrations';
 export class Migration20261121020000_posting_request_key extends Migration {
   override up(): void {
     this.addSql(`ALTER TABLE transactions ADD COLUMN request_key text`);
-    this.addSql(`CREATE UNIQUE INDEX transactions_request_key_idx ON transactions (request_key) WHERE request_key IS NOT NULL`);
+    // project_id leads, so the index can be distributed by project (CONTRACT §9)
+    this.addSql(`CREATE UNIQUE INDEX transactions_request_key_idx ON transactions (project_id, request_key) WHERE request_key IS NOT NULL`);
     this.addSql(`DROP FUNCTION ledger_post(integer[], uuid[], uuid[], uuid[], bigint[])`);
     this.addSql(LEDGER_POST);
   }
@@ -25,16 +26,26 @@ DECLARE
   v_status_from text;
   v_status_to text;
   v_to_current bigint;
+  v_same boolean;
 BEGIN
   PERFORM 1 FROM wallets WHERE id = ANY (p_from || p_to) ORDER BY id FOR NO KEY UPDATE;
   FOR i IN 1 .. coalesce(array_length(p_amount, 1), 0) LOOP
     idx := i; tx_id := NULL; tx_seq := NULL; from_balance := NULL; to_balance := NULL; posted_at := NULL;
     IF p_request[i] IS NOT NULL THEN
-      -- A retried request that was already posted answers that posting, as it was.
-      SELECT t.id, t.seq, t.from_balance, t.to_balance, t.created_at INTO tx_id, tx_seq, from_balance, to_balance, posted_at
-        FROM transactions t WHERE t.request_key = p_request[i];
+      -- A retried request that was already posted answers that posting, as it was (and only if
+      -- it is the same movement: a key is never allowed to stand for another one).
+      SELECT t.id, t.seq, t.from_balance, t.to_balance, t.created_at,
+             (t.asset_id = p_asset[i] AND t.from_wallet_id IS NOT DISTINCT FROM p_from[i]
+              AND t.to_wallet_id = p_to[i] AND t.amount = p_amount[i])
+        INTO tx_id, tx_seq, from_balance, to_balance, posted_at, v_same
+        FROM transactions t WHERE t.project_id = p_project[i] AND t.request_key = p_request[i];
       IF FOUND THEN
-        code := 'ok';
+        IF v_same THEN
+          code := 'ok';
+        ELSE
+          code := 'request_key_mismatch';
+          tx_id := NULL; tx_seq := NULL; from_balance := NULL; to_balance := NULL; posted_at := NULL;
+        END IF;
         RETURN NEXT;
         CONTINUE;
       END IF;

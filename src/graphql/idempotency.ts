@@ -1,5 +1,5 @@
-import { LedgerError, toLedgerError, validationError, type ErrorCode } from '../domain/errors.js';
-import { fingerprint, IdempotencyService } from '../domain/idempotency/idempotency.service.js';
+import { LedgerError, validationError, type ErrorCode } from '../domain/errors.js';
+import { fingerprint } from '../domain/idempotency/idempotency.service.js';
 import type { GraphQLContext } from './context.js';
 
 /**
@@ -14,15 +14,10 @@ export async function idempotent<T>(ctx: GraphQLContext, mutation: string, key: 
   if (key === null || key === undefined) return run();
   if (key.length < 1 || key.length > 255) throw validationError('idempotencyKey', 'must be 1 to 255 characters');
   const request = JSON.parse(JSON.stringify(args ?? null)) as unknown;
-  const reply = await ctx.services.idempotency.run(ctx.principal.ownerId, key, fingerprint('GRAPHQL', mutation, request), async () => {
-    try {
-      return { status: 200, body: JSON.parse(JSON.stringify(await run())) as unknown };
-    } catch (error) {
-      const refusal = toLedgerError(error);
-      if (refusal.code === 'internal_error') throw error;
-      return IdempotencyService.errorReply(refusal);
-    }
-  });
+  const reply = await ctx.services.idempotency.run(ctx.principal.ownerId, key, fingerprint('GRAPHQL', mutation, request), async () => ({
+    status: 200,
+    body: JSON.parse(JSON.stringify(await run())) as unknown,
+  }));
   if (reply.status >= 400) {
     const body = reply.body as { code: ErrorCode; message: string; details: Record<string, unknown> };
     throw new LedgerError(body.code, body.message, body.details);

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { ApiKeyService, Principal } from '../domain/auth/api-key.service.js';
 import type { CallCounter } from '../domain/auth/call-counter.js';
 import { LedgerError, toLedgerError, validationError } from '../domain/errors.js';
-import { IdempotencyService, fingerprint } from '../domain/idempotency/idempotency.service.js';
+import { fingerprint, type IdempotencyService } from '../domain/idempotency/idempotency.service.js';
 import { withStatementScope, type StatementScope } from '../db/statement-counter.js';
 import type { Logger } from '../logger.js';
 import { readJsonBody } from './body.js';
@@ -89,15 +89,7 @@ async function dispatch(deps: HttpDeps, router: Router, req: IncomingMessage, re
   const key = header(req, 'idempotency-key');
   if (route.method !== 'POST' || key === undefined || auth !== 'api_key') return run();
   if (key.length < 1 || key.length > 255) throw validationError('Idempotency-Key', 'must be 1 to 255 characters');
-  const replay = await deps.idempotency.run(principal.ownerId, key, fingerprint('POST', url.pathname, rawBody ?? null), async () => {
-    try {
-      return await run();
-    } catch (error) {
-      const ledgerError = toLedgerError(error);
-      if (ledgerError.code === 'internal_error') throw error;
-      return IdempotencyService.errorReply(ledgerError);
-    }
-  });
+  const replay = await deps.idempotency.run(principal.ownerId, key, fingerprint('POST', url.pathname, rawBody ?? null), run);
   return replay.replayed ? { ...replay, headers: { 'idempotent-replayed': 'true' } } : replay;
 }
 

@@ -65,4 +65,15 @@ describe('ledger_post (one batch, one database transaction, an outcome per eleme
     const [row] = await t.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM transactions WHERE request_key = 'request-1'`);
     expect(row.n).toBe('1');
   });
+
+  it('refuses a request key that already stands for a different movement, writing nothing', async () => {
+    const [a, b, c] = f.customers;
+    const base = { projectId: f.projectId, assetId: f.assetId, requestKey: 'request-2' };
+    const [first] = await repo.post([{ ...base, fromWalletId: a.id, toWalletId: b.id, amount: 3n }]);
+    expect(first.code).toBe('ok');
+    const before = await minor(c.id);
+    const [other] = await repo.post([{ ...base, fromWalletId: a.id, toWalletId: c.id, amount: 3n }]);
+    expect(other.code).toBe('request_key_mismatch');
+    expect(await minor(c.id)).toBe(before);
+  });
 });

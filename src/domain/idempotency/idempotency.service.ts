@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Database } from '../../db/database.js';
-import { LedgerError } from '../errors.js';
+import { LedgerError, toLedgerError } from '../errors.js';
 import { withRequestKey } from './request-scope.js';
 
 export interface StoredReply {
@@ -11,6 +11,16 @@ export interface StoredReply {
 /** Statuses that are answered but never stored, so a corrected request may reuse the key (CONTRACT §4). */
 const NOT_STORED = new Set([400, 401, 413, 415, 429]);
 const LEASE_SECONDS = 60;
+
+/**
+ * 400, 401, 413, 415, 429 and 5xx are answered but not stored, so a corrected request may reuse
+ * the key; so is a GraphQL answer (HTTP 200) that carries an internal_error.
+ */
+function storable(reply: StoredReply): boolean {
+  if (NOT_STORED.has(reply.status) || reply.status >= 500) return false;
+  const errors = (reply.body as { errors?: { extensions?: { code?: unknown } }[] } | null)?.errors;
+  return !(Array.isArray(errors) && errors.some((e) => e?.extensions?.code === 'internal_error'));
+}
 
 export function fingerprint(method: string, path: string, body: unknown): string {
   return createHash('sha256').update(`${method} ${path} ${canonicalJson(body)}`).digest('hex');
@@ -36,14 +46,21 @@ export function canonicalJson(value: unknown): string {
 /**
  * Idempotency keys, per owner, in PostgreSQL (kept ≥ 24 h; purged after 48 h). The first request
  * claims the key with a 60 s lease and stores its answer; a claim whose holder died (lease over,
- * no answer) may be taken over. Shared by REST and GraphQL mutations.
+ * no answer) may be taken over by the same request. The lease's expiry is the claim's token: a
+ * holder that outlived its lease cannot store or release a claim that was taken over since.
+ * Shared by REST and GraphQL mutations; this is the one place that decides what is stored.
  */
 export class IdempotencyService {
   constructor(private readonly db: Database) {}
 
+  /**
+   * Runs `execute` once per (owner, key). A refusal it throws (a LedgerError other than
+   * internal_error) is an answer like any other and is stored and replayed; an unexpected error
+   * releases the key and propagates.
+   */
   async run(ownerId: string, key: string, print: string, execute: () => Promise<StoredReply>): Promise<StoredReply & { replayed?: boolean }> {
-    const claimed = await this.claim(ownerId, key, print);
-    if (!claimed) {
+    const lease = await this.claim(ownerId, key, print);
+    if (lease === null) {
       const [row] = await this.db.query<{ fingerprint: string; status_code: number | null; response: unknown }>(
         `SELECT fingerprint, status_code, response FROM idempotency_keys WHERE owner_id = $1 AND key = $2`,
         [ownerId, key],
@@ -61,41 +78,45 @@ export class IdempotencyService {
     try {
       reply = await withRequestKey(requestKey(ownerId, key, print), execute);
     } catch (error) {
-      await this.release(ownerId, key);
-      throw error;
+      const refusal = toLedgerError(error);
+      if (refusal.code === 'internal_error') {
+        await this.release(ownerId, key, lease);
+        throw error;
+      }
+      reply = { status: refusal.status, body: refusal.toBody() };
     }
-    if (NOT_STORED.has(reply.status) || reply.status >= 500) {
-      await this.release(ownerId, key);
-    } else {
+    if (storable(reply)) {
       await this.db.query(
-        `UPDATE idempotency_keys SET status_code = $3, response = $4, locked_until = NULL WHERE owner_id = $1 AND key = $2`,
-        [ownerId, key, reply.status, JSON.stringify(reply.body)],
+        `UPDATE idempotency_keys SET status_code = $4, response = $5, locked_until = NULL
+          WHERE owner_id = $1 AND key = $2 AND locked_until = $3::timestamptz`,
+        [ownerId, key, lease, reply.status, JSON.stringify(reply.body)],
       );
+    } else {
+      await this.release(ownerId, key, lease);
     }
     return reply;
   }
 
-  /** Stores an error answer produced by `execute` as a thrown LedgerError. */
-  static errorReply(error: LedgerError): StoredReply {
-    return { status: error.status, body: error.toBody() };
-  }
-
-  private async claim(ownerId: string, key: string, print: string): Promise<boolean> {
-    const rows = await this.db.query(
+  /** The claim's lease expiry (its token), or null when the key is held or answered already. */
+  private async claim(ownerId: string, key: string, print: string): Promise<string | null> {
+    const [row] = await this.db.query<{ lease: string }>(
       `INSERT INTO idempotency_keys (owner_id, key, fingerprint, locked_until)
-       VALUES ($1, $2, $3, now() + make_interval(secs => $4))
+       VALUES ($1, $2, $3, clock_timestamp() + make_interval(secs => $4))
        ON CONFLICT (owner_id, key) DO UPDATE
          SET fingerprint = EXCLUDED.fingerprint, locked_until = EXCLUDED.locked_until, created_at = now()
          WHERE idempotency_keys.status_code IS NULL AND idempotency_keys.locked_until < now()
            AND idempotency_keys.fingerprint = EXCLUDED.fingerprint
-       RETURNING 1`,
+       RETURNING locked_until::text AS lease`,
       [ownerId, key, print, LEASE_SECONDS],
     );
-    return rows.length > 0;
+    return row?.lease ?? null;
   }
 
-  private async release(ownerId: string, key: string): Promise<void> {
-    await this.db.query(`DELETE FROM idempotency_keys WHERE owner_id = $1 AND key = $2 AND status_code IS NULL`, [ownerId, key]);
+  private async release(ownerId: string, key: string, lease: string): Promise<void> {
+    await this.db.query(
+      `DELETE FROM idempotency_keys WHERE owner_id = $1 AND key = $2 AND status_code IS NULL AND locked_until = $3::timestamptz`,
+      [ownerId, key, lease],
+    );
   }
 
   async purgeExpired(): Promise<number> {

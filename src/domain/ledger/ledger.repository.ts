@@ -161,11 +161,11 @@ export class LedgerRepository {
     return rows.map(toHistory).map(({ walletId: _wallet, balance: _balance, ...row }) => row);
   }
 
-  /** The caller's wallet by id (any project), else by address within `projectId`. */
+  /** The caller's wallet by id (in `projectId` when given), else by address within `projectId`. */
   async findWallet(ownerId: string, ref: string, refAsId: string | null, projectId: number | null): Promise<{ id: string; projectId: number } | null> {
     const [row] = await this.db.query<{ id: string; project_id: number }>(
       `SELECT id, project_id FROM wallets
-        WHERE owner_id = $1 AND ((id = $2::uuid) OR (project_id = $3 AND address = $4))
+        WHERE owner_id = $1 AND ((id = $2::uuid AND ($3::int IS NULL OR project_id = $3)) OR (project_id = $3 AND address = $4))
         ORDER BY (id = $2::uuid) DESC NULLS LAST LIMIT 1`,
       [ownerId, refAsId, projectId, ref],
     );

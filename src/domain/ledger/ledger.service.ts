@@ -1,7 +1,7 @@
 import type { Principal } from '../auth/api-key.service.js';
 import { LedgerError, notFound, validationError } from '../errors.js';
 import { toMinor } from '../money.js';
-import { currentRequestKey } from '../idempotency/request-scope.js';
+import { nextPostingKey } from '../idempotency/request-scope.js';
 import { isUuid, type LedgerRepository, type PostingContext } from './ledger.repository.js';
 import { checkReferences } from './ledger.rules.js';
 import type { PostingQueue } from './posting-queue.js';
@@ -45,6 +45,7 @@ const REFUSALS: Record<Exclude<PostingResult['code'], 'ok'>, () => LedgerError> 
   wallet_inactive: () => new LedgerError('wallet_inactive', 'both wallets must be active'),
   balance_overflow: () => new LedgerError('conflict', 'the receiving balance would exceed its maximum'),
   asset_missing: () => new LedgerError('not_found', 'currency not found (the asset was deleted)'),
+  request_key_mismatch: () => new LedgerError('conflict', 'this idempotent request already made a different posting'),
 };
 
 /** Money movement: transfers, seeds and histories. The only writer of balances. */
@@ -57,15 +58,18 @@ export class LedgerService {
   /** Moves `amount` between two wallets of one project; the sender never goes below zero. */
   async transfer(principal: Principal, input: TransferInput, options: { fromType?: WalletRef['type']; toType?: WalletRef['type']; amount?: AmountSource } = {}): Promise<HistoryRow> {
     checkReferences({ from: input.from, to: input.to }, input.currency);
+    if (input.from === input.to) throw validationError('to', 'must be a different wallet than from');
+    // Contract order: fields (400) before existence (404); the amount's decimals need the asset.
     const context = await this.resolve(principal, input.projectId, input.currency, input.from, input.to);
-    const from = context.from!;
-    const to = context.to!;
+    const asset = context.asset!;
+    const amount = minorAmount(options.amount ?? input.amount, asset);
+    const wallets = requireWallets(context, input.from, input.to);
+    const from = wallets.from!; // a transfer names its sender
+    const to = wallets.to;
     if (from.id === to.id) throw validationError('to', 'must be a different wallet than from');
     if (options.fromType && from.type !== options.fromType) throw validationError('from', `must be a ${options.fromType} wallet`);
     if (options.toType && to.type !== options.toType) throw validationError('to', `must be a ${options.toType} wallet`);
-    const asset = context.asset!;
-    const amount = minorAmount(options.amount ?? input.amount, asset);
-    const result = await this.queue.submit({ projectId: context.projectId, assetId: asset.id, fromWalletId: from.id, toWalletId: to.id, amount, requestKey: currentRequestKey() });
+    const result = await this.queue.submit({ projectId: context.projectId, assetId: asset.id, fromWalletId: from.id, toWalletId: to.id, amount, requestKey: nextPostingKey() });
     return posted(result, context, from.id, from.id, from.address, amount, result.fromBalance);
   }
 
@@ -73,11 +77,11 @@ export class LedgerService {
   async seed(principal: Principal, input: SeedInput): Promise<HistoryRow> {
     checkReferences({ to: input.to }, input.currency);
     const context = await this.resolve(principal, input.projectId, input.currency, null, input.to);
-    const to = context.to!;
-    if (to.type !== 'system') throw validationError('to', 'must be a system wallet');
     const asset = context.asset!;
     const amount = minorAmount(input.amount, asset);
-    const result = await this.queue.submit({ projectId: context.projectId, assetId: asset.id, fromWalletId: null, toWalletId: to.id, amount, requestKey: currentRequestKey() });
+    const { to } = requireWallets(context, null, input.to);
+    if (to.type !== 'system') throw validationError('to', 'must be a system wallet');
+    const result = await this.queue.submit({ projectId: context.projectId, assetId: asset.id, fromWalletId: null, toWalletId: to.id, amount, requestKey: nextPostingKey() });
     return posted(result, context, to.id, null, MINT_ADDRESS, amount, result.toBalance);
   }
 
@@ -126,8 +130,6 @@ export class LedgerService {
   private async resolve(principal: Principal, projectId: number, currency: string, fromRef: string | null, toRef: string): Promise<PostingContext> {
     const context = await this.repository.resolvePosting(principal.ownerId, projectId, currency, fromRef, toRef);
     if (!context) throw notFound('project', projectId);
-    if (fromRef !== null && !context.from) throw notFound('wallet', fromRef);
-    if (!context.to) throw notFound('wallet', toRef);
     if (!context.asset) throw notFound('currency', currency);
     return context;
   }
@@ -142,6 +144,13 @@ export class LedgerService {
     if (projectId === undefined && !isUuid(walletId)) throw validationError('projectId', 'is required when walletId is an address');
     throw notFound('wallet', walletId);
   }
+}
+
+/** The resolved wallets of a posting, or 404 for the one that names no wallet of the project. */
+function requireWallets(context: PostingContext, fromRef: string | null, toRef: string): { from: WalletRef | null; to: WalletRef } {
+  if (fromRef !== null && !context.from) throw notFound('wallet', fromRef);
+  if (!context.to) throw notFound('wallet', toRef);
+  return { from: context.from, to: context.to };
 }
 
 function minorAmount(source: AmountSource, asset: AssetRef): bigint {

@@ -54,7 +54,7 @@ export interface PostingRequest {
   requestKey: string | null;
 }
 
-export type PostingCode = 'ok' | 'wallet_inactive' | 'insufficient_funds' | 'balance_overflow' | 'asset_missing';
+export type PostingCode = 'ok' | 'wallet_inactive' | 'insufficient_funds' | 'balance_overflow' | 'asset_missing' | 'request_key_mismatch';
 
 export interface PostingResult {
   code: PostingCode;

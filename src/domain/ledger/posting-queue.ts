@@ -13,7 +13,9 @@ interface Lane {
 }
 
 const MAX_BATCH = 200;
-const RETRYABLE = new Set(['40001', '40P01']);
+// ledger_post locks in one global order, so a deadlock should not happen; if one ever does, its
+// statement was rolled back and may be sent again.
+const RETRYABLE = new Set(['40P01']);
 
 /**
  * Coalesces postings per sender wallet. While one batch of a wallet is in the database, the
@@ -54,11 +56,12 @@ export class PostingQueue {
       const results = await this.postWithRetry(batch.map((w) => w.request));
       batch.forEach((w, i) => w.resolve(results[i]));
     } catch (error) {
-      if (batch.length === 1) {
-        batch[0].reject(error);
+      if (batch.length === 1 || !rolledBack(error)) {
+        // A lost connection leaves the batch's outcome unknown: posting again could post twice.
+        for (const waiting of batch) waiting.reject(error);
         return;
       }
-      // One bad element must not fail its neighbours: post them one by one.
+      // The batch was rolled back; one bad element must not fail its neighbours: post them one by one.
       for (const waiting of batch) await this.postBatch([waiting]);
     }
   }
@@ -73,4 +76,15 @@ export class PostingQueue {
       }
     }
   }
+}
+
+/**
+ * Whether a failed `ledger_post` call is known to have written nothing: PostgreSQL answered with
+ * an error (a SQLSTATE) for the statement, which rolls its transaction back. Without one — the
+ * connection dropped — or with a connection-class error (08…), the commit may have happened.
+ */
+export function rolledBack(error: unknown): boolean {
+  const { code, severity } = (error ?? {}) as { code?: unknown; severity?: unknown };
+  // `severity` marks an ErrorResponse from the server (a socket error such as EPIPE has a code too)
+  return typeof severity === 'string' && typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !code.startsWith('08');
 }
