@@ -3,21 +3,9 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 /**
  * Entities the unit of work manages (create / rename / status changes). Foreign keys are plain
  * scalar ids: reads that cross entities go through batched loaders, not lazy relations.
- * Ledger postings and histories bypass the unit of work (see ledger/ledger.repository.ts).
+ * Ledger postings and histories bypass the unit of work (see ledger/ledger.repository.ts);
+ * owners (plans, keys, call counts) are read and written through raw SQL only.
  */
-export const OwnerSchema = defineEntity({
-  name: 'Owner',
-  tableName: 'owners',
-  properties: {
-    id: p.text().primary(),
-    planCode: p.text(),
-    subscriptionCode: p.text(),
-    createdAt: p.datetime(3).onCreate(() => new Date()),
-    updatedAt: p.datetime(3).onCreate(() => new Date()).onUpdate(() => new Date()),
-  },
-});
-export type Owner = InferEntity<typeof OwnerSchema>;
-
 export const ProjectSchema = defineEntity({
   name: 'Project',
   tableName: 'projects',
@@ -70,4 +58,4 @@ export const WalletSchema = defineEntity({
 });
 export type Wallet = InferEntity<typeof WalletSchema>;
 
-export const entities = [OwnerSchema, ProjectSchema, AssetSchema, WalletSchema];
+export const entities = [ProjectSchema, AssetSchema, WalletSchema];

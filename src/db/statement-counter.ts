@@ -7,17 +7,12 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  */
 export interface StatementScope {
   statements: number;
-  sql?: string[];
 }
 
 const storage = new AsyncLocalStorage<StatementScope>();
 
 export function withStatementScope<T>(scope: StatementScope, fn: () => T): T {
   return storage.run(scope, fn);
-}
-
-export function currentStatementScope(): StatementScope | undefined {
-  return storage.getStore();
 }
 
 interface Queryable {
@@ -33,13 +28,7 @@ export function instrumentClient(client: Queryable): void {
   const original = client.query.bind(client);
   client.query = (...args: any[]) => {
     const scope = storage.getStore();
-    if (scope) {
-      scope.statements += 1;
-      if (scope.sql) {
-        const first = args[0];
-        scope.sql.push(typeof first === 'string' ? first : (first?.text ?? String(first)));
-      }
-    }
+    if (scope) scope.statements += 1;
     return original(...args);
   };
 }

@@ -23,11 +23,7 @@ export class Router {
     this.routes.sort((a, b) => b.staticCount - a.staticCount);
   }
 
-  all(): Route[] {
-    return this.routes.map((c) => c.route);
-  }
-
-  /** `undefined`: no route has this path; `null`: the path exists but not for this method. */
+  /** The route for this method and path (HEAD is served by GET), or `undefined`. */
   match(method: string, pathname: string): Match | undefined {
     const parts = pathname.split('/').filter(Boolean);
     for (const compiled of this.routes) {
