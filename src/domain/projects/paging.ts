@@ -11,8 +11,9 @@ export interface Page<T> {
   total: number;
 }
 
+/** Any page ≥ 1 up to the int4 maximum; an offset beyond the data answers an empty page. */
 export const PageRules = z.object({
-  page: z.number().int().min(1).max(1_000_000),
+  page: z.number().int().min(1).max(2_147_483_647),
   limit: z.number().int().min(1).max(100),
 });
 
