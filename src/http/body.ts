@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { LedgerError, validationError } from '../domain/errors.js';
+import { ExactNumber, plainDecimal } from '../domain/money.js';
 import { isStorableText } from '../domain/storable-text.js';
 
 export const MAX_BODY_BYTES = 100 * 1024;
@@ -20,7 +21,7 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   }
   let value: unknown;
   try {
-    value = JSON.parse(raw.toString('utf8'));
+    value = parseJson(raw.toString('utf8'));
   } catch {
     throw new LedgerError('invalid_json', 'request body is not valid JSON');
   }
@@ -29,14 +30,35 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
 }
 
 /**
+ * JSON.parse, except that a number whose double would say another decimal value than its text
+ * (82241598.62827704 parses to …703; 1e400 to Infinity) becomes an ExactNumber holding the text.
+ * Amount fields read it exactly; every other numeric field refuses it (400) — never a silent
+ * change. Uses the reviver's source text (`context.source`, Node ≥ 22).
+ */
+export function parseJson(text: string): unknown {
+  return JSON.parse(text, exactNumbers);
+}
+
+function exactNumbers(_key: string, value: unknown, context?: { source?: string }): unknown {
+  return typeof value === 'number' && context?.source !== undefined ? ExactNumber.from(value, context.source) : value;
+}
+
+/**
  * JSON that parses but that PostgreSQL cannot store as sent: NUL in a string or key (text and
  * jsonb refuse it), an unpaired surrogate (it would be silently replaced by U+FFFD), nesting
- * over MAX_JSON_DEPTH. One check for every body (REST and GraphQL variables): 400 naming the field.
+ * over MAX_JSON_DEPTH, an ExactNumber beyond any sane magnitude (over 400 characters written
+ * out; a double could not hold it either). One check for every body (REST and GraphQL
+ * variables): 400 naming the field.
  */
 export function assertStorable(value: unknown, path = '', depth = 0): void {
   const field = path || 'body';
   if (typeof value === 'string') {
     if (!isStorableText(value)) throw validationError(field, 'must not contain NUL characters or unpaired surrogates');
+    return;
+  }
+  if (value instanceof ExactNumber) {
+    // 1e999999 would be stored with a million digits (jsonb keeps numbers exactly): bounded here
+    if (plainDecimal(value.text) === null) throw validationError(field, 'is a number out of range');
     return;
   }
   if (value === null || typeof value !== 'object') return;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CurrencyRule, WalletRefRule } from '../domain/ledger/ledger.rules.js';
+import { AmountRule } from '../domain/money.js';
 
 /** Shared request/response pieces; every REST schema is strict (unknown fields → 400). */
 export const ErrorBody = z
@@ -42,15 +43,21 @@ export const queryInt = (min: number, max: number) =>
 
 export const MAX_PROJECT_ID = 2_147_483_647;
 export const ProjectIdQuery = queryInt(1, MAX_PROJECT_ID);
-export const PageQuery = { page: queryInt(1, 1_000_000).default(1), limit: queryInt(1, 100).default(20) };
+/** `page` ≥ 1 (CONTRACT §7), up to the largest 32-bit integer; a page past the data is empty. */
+export const MAX_PAGE = 2_147_483_647;
+export const PageQuery = { page: queryInt(1, MAX_PAGE).default(1), limit: queryInt(1, 100).default(20) };
 
 export const ProjectId = z.number().int().min(1).max(MAX_PROJECT_ID);
 export const Uuid = z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a UUID');
 /** A wallet id or address, and a currency symbol: the ledger's own rules. */
 export const WalletRef = WalletRefRule;
 export const Symbol = CurrencyRule;
-/** Major units; exactness against the asset's fractions is checked once the asset is known (money.ts). */
-export const Amount = z.number().positive().max(Number.MAX_SAFE_INTEGER);
+/**
+ * Major units: a JSON number, or an ExactNumber when the double would alter it (17 significant
+ * digits), passed on as its exact text; exactness against the asset's fractions is checked once
+ * the asset is known (money.ts). OpenAPI documents it as a number.
+ */
+export const Amount = AmountRule;
 
 export const PaginationBody = z.object({ page: z.number().int(), limit: z.number().int(), total: z.number().int(), totalPages: z.number().int() });
 export const TransactionBody = z

@@ -269,3 +269,87 @@ describe('idempotencyKey: the REST idempotency store', () => {
     expect(gqlRefusal(gql)).toMatchObject({ code: 'validation_error', details: { field: 'idempotencyKey' } });
   });
 });
+
+describe('amounts the double would alter (17 significant digits) land exactly', () => {
+  const AMOUNT = '82241598.62827704'; // the double is 82241598.62827703
+  let x: FundedProject;
+  const minorOf = async (walletId: string): Promise<bigint> => {
+    const [row] = await t.db.query<{ amount: string }>(`SELECT amount::text FROM balances WHERE wallet_id = $1`, [walletId]);
+    return BigInt(row?.amount ?? 0);
+  };
+  /** A /graphql body whose `@N@` placeholder becomes the number text, verbatim (JSON.stringify would round it). */
+  const post = (body: Record<string, unknown>) => t.request('POST', '/graphql', { key, raw: JSON.stringify(body).replace('"@N@"', AMOUNT) });
+
+  beforeAll(async () => {
+    x = await fundedProject(t, key, { name: 'Exact', symbol: 'EXA', fractions: 8, customers: 2, systemBalance: '0' });
+    // seeded twice over GraphQL: once as a literal, once as a variable
+    const literal = await post({
+      query: `mutation { seed(input: { projectId: "${x.projectId}", currency: "EXA", to: "${x.system.id}", amount: ${AMOUNT} }) { amount } }`,
+    });
+    expect(literal.body.errors).toBeUndefined();
+    expect(literal.body.data.seed.amount).toBe(AMOUNT);
+    const variable = await post({
+      query: 'mutation($i: SeedInput!) { seed(input: $i) { amount } }',
+      variables: { i: { projectId: String(x.projectId), currency: 'EXA', to: x.system.id, amount: '@N@' } },
+    });
+    expect(variable.body.errors).toBeUndefined();
+    expect(variable.body.data.seed.amount).toBe(AMOUNT);
+    expect(await minorOf(x.system.id)).toBe(2n * 8224159862827704n);
+  });
+
+  it('transfer with the amount as a literal', async () => {
+    const res = await post({
+      query: `mutation { transfer(input: { projectId: "${x.projectId}", currency: "EXA", from: "${x.system.id}", to: "${x.customers[0].id}", amount: ${AMOUNT} }) { amount } }`,
+    });
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.transfer.amount).toBe(AMOUNT);
+    expect(await minorOf(x.customers[0].id)).toBe(8224159862827704n);
+  });
+
+  it('transfer with the amount in a variable (a JSON number)', async () => {
+    const res = await post({
+      query: 'mutation($i: TransferInput!) { transfer(input: $i) { amount } }',
+      variables: { i: { projectId: String(x.projectId), currency: 'EXA', from: x.system.id, to: x.customers[1].id, amount: '@N@' } },
+    });
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.transfer.amount).toBe(AMOUNT);
+    expect(await minorOf(x.customers[1].id)).toBe(8224159862827704n);
+    expect(await minorOf(x.system.id)).toBe(0n);
+  });
+
+  it('a literal in exponent form is read exactly too', async () => {
+    const res = await post({
+      query: `mutation { transfer(input: { projectId: "${x.projectId}", currency: "EXA", from: "${x.customers[1].id}", to: "${x.customers[0].id}", amount: 8.224159862827704e7 }) { amount } }`,
+    });
+    expect(res.body.errors).toBeUndefined();
+    expect(await minorOf(x.customers[0].id)).toBe(2n * 8224159862827704n);
+  });
+
+  it('webhook values: exact in a variable; refused, never rounded, in a literal', async () => {
+    const before = await minorOf(x.customers[0].id);
+    const variable = await post({
+      query: 'mutation($i: WebhookInput!) { webhook(input: $i) { success } }',
+      variables: { i: { flowId: 'redeem', projectId: String(x.projectId), values: { from: x.customers[0].id, to: x.system.id, amount: '@N@' } } },
+    });
+    expect(variable.body.errors).toBeUndefined();
+    expect(await minorOf(x.customers[0].id)).toBe(before - 8224159862827704n);
+
+    const literal = await post({
+      query: `mutation { webhook(input: { flowId: "redeem", projectId: "${x.projectId}", values: { from: "${x.customers[0].id}", to: "${x.system.id}", amount: ${AMOUNT} } }) { success } }`,
+    });
+    expect(literal.body.errors).toHaveLength(1);
+    expect(literal.body.errors[0].extensions.code).toBe('validation_error');
+    expect(await minorOf(x.customers[0].id)).toBe(before - 8224159862827704n);
+  });
+
+  it('refuses an exact amount with more decimals than the asset has, as REST does', async () => {
+    const res = await t.request('POST', '/graphql', {
+      key,
+      raw: JSON.stringify({
+        query: 'mutation($i: TransferInput!) { transfer(input: $i) { amount } }',
+        variables: { i: { projectId: String(x.projectId), currency: 'EXA', from: x.customers[0].id, to: x.customers[1].id, amount: '@N@' } },
+      }).replace('"@N@"', '0.000000010000000001'),
+    });
+    expect(res.body.errors[0].extensions).toMatchObject({ code: 'validation_error', details: { field: 'amount' } });
+  });
+});

@@ -270,3 +270,117 @@ describe('POST /transactions statements', () => {
     expect(Number(res.headers.get('x-sql-statements'))).toBeLessThanOrEqual(4);
   });
 });
+
+describe('amounts the double would alter (16–17 significant digits) land exactly', () => {
+  /** A JSON body with `amount` written as `amountText`, verbatim: JSON.stringify would round it first. */
+  const rawBody = (body: Record<string, unknown>, amountText: string) => JSON.stringify({ ...body, amount: '@AMOUNT@' }).replace('"@AMOUNT@"', amountText);
+  const post = (path: string, key: string, body: Record<string, unknown>, amountText: string, headers?: Record<string, string>) =>
+    t.request('POST', path, { key, raw: rawBody(body, amountText), headers });
+
+  let x: Economy;
+  beforeAll(async () => {
+    x = await economy(t, 'exact-owner', { fractions: 8, customers: 2, seed: 0, symbol: 'EXA' });
+  });
+
+  it('seeds and transfers 82241598.62827704 with 8 fractions to the last digit (the double is …703)', async () => {
+    const seeded = await post('/transactions/seed', x.key, { currency: 'EXA', projectId: x.projectId, to: x.system.id }, '82241598.62827704');
+    expect(seeded.status).toBe(201);
+    expect((await minorBalances(t, x.projectId)).get(x.system.id)).toBe(8224159862827704n);
+
+    const moved = await post('/transactions', x.key, { currency: 'EXA', projectId: x.projectId, from: x.system.id, to: x.customers[0].id }, '82241598.62827704');
+    expect(moved.status).toBe(201);
+    const balances = await minorBalances(t, x.projectId);
+    expect(balances.get(x.system.id)).toBe(0n);
+    expect(balances.get(x.customers[0].id)).toBe(8224159862827704n);
+    const [row] = await t.db.query<{ amount: string }>(`SELECT amount::text FROM transactions WHERE id = $1`, [moved.body.transaction.id]);
+    expect(row.amount).toBe('8224159862827704');
+  });
+
+  it('reads the same amount in exponent form exactly', async () => {
+    const before = (await minorBalances(t, x.projectId)).get(x.customers[1].id) ?? 0n;
+    const moved = await post('/transactions', x.key, { currency: 'EXA', projectId: x.projectId, from: x.customers[0].id, to: x.customers[1].id }, '8.224159862827704e7');
+    expect(moved.status).toBe(201);
+    expect((await minorBalances(t, x.projectId)).get(x.customers[1].id)! - before).toBe(8224159862827704n);
+  });
+
+  it('seeds 90071992547409.91 with 2 fractions (2^53-1 minor units) exactly, not .90', async () => {
+    const y = await economy(t, 'exact-owner-2', { fractions: 2, customers: 1, seed: 0 });
+    const seeded = await post('/transactions/seed', y.key, { currency: 'PTS', projectId: y.projectId, to: y.system.id }, '90071992547409.91');
+    expect(seeded.status).toBe(201);
+    expect((await minorBalances(t, y.projectId)).get(y.system.id)).toBe(9007199254740991n);
+  });
+
+  it.each([
+    ['more decimals than the asset has', '0.000000001000000001'],
+    ['a negative amount', '-82241598.62827704'],
+    ['1e400', '1e400'],
+    ['1e-400', '1e-400'],
+    ['more than 2^53-1 minor units', '90071992547409.9100000000000001'],
+  ])('refuses %s with 400 validation_error naming amount', async (_name, amountText) => {
+    const before = await transactionCount(t);
+    const res = await post('/transactions', x.key, { currency: 'EXA', projectId: x.projectId, from: x.customers[1].id, to: x.customers[0].id }, amountText);
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('validation_error');
+    expect(JSON.stringify(res.body.details)).toContain('amount');
+    expect(await transactionCount(t)).toBe(before);
+  });
+
+  it('refuses an out-of-range exact amount before looking for the project (400, not 404)', async () => {
+    const res = await post('/transactions', x.key, { currency: 'EXA', projectId: 999999, from: 'a', to: 'b' }, '-82241598.62827704');
+    expect(res.status).toBe(400);
+  });
+
+  it('refuses a number the double would alter in any other numeric field, instead of changing it', async () => {
+    const projects = await t.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM projects`);
+    const res = await t.request('POST', '/projects', { key: x.key, raw: '{"name":"rate","supportExchangeRate":true,"exchangeRate":1.0000000000000001}' });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('validation_error');
+    expect(JSON.stringify(res.body.details)).toContain('exchangeRate');
+    expect(await t.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM projects`)).toEqual(projects);
+
+    const moved = await t.request('POST', '/transactions', {
+      key: x.key,
+      raw: `{"amount":1,"currency":"EXA","from":"${x.customers[1].id}","to":"${x.customers[0].id}","projectId":${x.projectId}.0000000000000001}`,
+    });
+    expect(moved.status).toBe(400);
+    expect(JSON.stringify(moved.body.details)).toContain('projectId');
+  });
+
+  it('tells two such amounts apart under one Idempotency-Key (they are different requests)', async () => {
+    const body = { currency: 'EXA', projectId: x.projectId, from: x.customers[1].id, to: x.customers[0].id };
+    const headers = { 'idempotency-key': 'exact-digits' };
+    const first = await post('/transactions', x.key, body, '0.00000001000000001', headers);
+    expect(first.status).toBe(400); // 17 decimals: refused, not stored
+    const ok = await post('/transactions', x.key, body, '12345678.12345678', headers);
+    expect(ok.status).toBe(201);
+    const other = await post('/transactions', x.key, body, '12345678.12345679', headers);
+    expect(other.status).toBe(422);
+    expect(other.body.code).toBe('idempotency_key_reuse');
+    const same = await post('/transactions', x.key, body, '12345678.12345678', headers);
+    expect(same.status).toBe(201);
+    expect(same.headers.get('idempotent-replayed')).toBe('true');
+  });
+});
+
+describe('GET /transactions page numbers (CONTRACT §7: page ≥ 1)', () => {
+  it('answers a page past a million, beyond the data, with an empty page', async () => {
+    const res = await t.request('GET', `/transactions?walletId=${e.customers[0].id}&page=1000001`, { key: e.key });
+    expect(res.status).toBe(200);
+    expect(res.body.transactions).toEqual([]);
+    expect(res.body.pagination).toMatchObject({ page: 1000001, limit: 20 });
+  });
+
+  it('accepts page 2^31-1 (an empty page)', async () => {
+    const res = await t.request('GET', `/transactions?walletId=${e.customers[0].id}&page=2147483647&limit=1`, { key: e.key });
+    expect(res.status).toBe(200);
+    expect(res.body.transactions).toEqual([]);
+  });
+
+  it('refuses page 0 and a page past 2^31-1 with 400', async () => {
+    for (const page of ['0', '2147483648']) {
+      const res = await t.request('GET', `/transactions?walletId=${e.customers[0].id}&page=${page}`, { key: e.key });
+      expect(res.status).toBe(400);
+      expect(res.body.details.field).toBe('page');
+    }
+  });
+});

@@ -4,7 +4,8 @@ import { LedgerError, notFound, toLedgerError, validationError, validationErrors
 import type { LedgerService } from '../ledger/ledger.service.js';
 import { CurrencyRule, WalletRefRule } from '../ledger/ledger.rules.js';
 import type { HistoryRow } from '../ledger/ledger.types.js';
-import { convertFiat, minorToDecimalString } from '../money.js';
+import type { Logger } from '../../logger.js';
+import { AmountRule, convertFiat, minorToDecimalString } from '../money.js';
 import type { WebhookEvent, WebhookProject, WebhookRepository } from './webhook.repository.js';
 
 export interface WebhookInput {
@@ -21,7 +22,8 @@ export interface WebhookOutcome {
 /** A flow identifier (CONTRACT §5), checked here so that every transport applies it. */
 export const FlowIdRule = z.string().min(1).max(200);
 const Ref = WalletRefRule;
-const Points = z.number().positive().max(Number.MAX_SAFE_INTEGER);
+/** A JSON number, or an ExactNumber (a number the double would alter), read exactly (money.ts). */
+const Points = AmountRule;
 const RewardValues = z
   .strictObject({ to: Ref, amount: Points.optional(), fiatAmount: Points.optional(), from: Ref.optional(), currency: CurrencyRule.optional() })
   .refine((v) => (v.amount === undefined) !== (v.fiatAmount === undefined), { message: 'exactly one of amount and fiatAmount is required', path: ['amount'] });
@@ -33,9 +35,14 @@ const RedeemValues = z.strictObject({ from: Ref, amount: Points, to: Ref.optiona
  * projects is stored as an event, refused ones included (success false, message = error code).
  */
 export class WebhookService {
+  /**
+   * `log` hears of an event that could not be recorded after its posting committed (see `handle`);
+   * without one, that failure is swallowed silently — src/services.ts should pass its logger.
+   */
   constructor(
     private readonly repository: WebhookRepository,
     private readonly ledger: LedgerService,
+    private readonly log?: Pick<Logger, 'error'>,
   ) {}
 
   async handle(principal: Principal, input: WebhookInput): Promise<WebhookOutcome> {
@@ -43,13 +50,9 @@ export class WebhookService {
     const project = await this.repository.project(principal.ownerId, input.projectId);
     if (!project) throw notFound('project', input.projectId);
     const event = { projectId: project.id, ownerId: principal.ownerId, flowId: input.flowId, values: input.values };
+    let posted: HistoryRow | null;
     try {
-      const posted = await this.run(principal, project, input);
-      const message = posted
-        ? `${input.flowId}: ${minorToDecimalString(posted.amount, posted.fractions)} ${posted.symbol} from ${posted.fromAddress} to ${posted.toAddress}`
-        : `${input.flowId}: recorded`;
-      await this.repository.record({ ...event, success: true, message, transactionId: posted?.id ?? null });
-      return { success: true, message };
+      posted = await this.run(principal, project, input);
     } catch (error) {
       const refusal = toLedgerError(error);
       if (refusal.code !== 'internal_error') {
@@ -57,6 +60,20 @@ export class WebhookService {
       }
       throw error;
     }
+    const message = posted
+      ? `${input.flowId}: ${minorToDecimalString(posted.amount, posted.fractions)} ${posted.symbol} from ${posted.fromAddress} to ${posted.toAddress}`
+      : `${input.flowId}: recorded`;
+    try {
+      await this.repository.record({ ...event, success: true, message, transactionId: posted?.id ?? null });
+    } catch (error) {
+      // A flow that posts nothing (recorded only) has had no effect: its error stands.
+      if (!posted) throw error;
+      // The posting is durable: any answer but 2xx would tell the caller that nothing was posted
+      // (CONTRACT §4), and a retry without an idempotency key would post a second time. So the lost
+      // event is logged, never answered as an error; the transaction itself remains the record.
+      this.log?.error({ err: error, projectId: project.id, flowId: input.flowId, transactionId: posted?.id ?? null }, 'webhook event not recorded after its posting');
+    }
+    return { success: true, message };
   }
 
   async events(principal: Principal, projectId: number, first: number, afterSeq: string | null): Promise<{ events: WebhookEvent[]; total: number }> {
