@@ -34,7 +34,7 @@ export async function createServices(db: Database, logger: Logger): Promise<Serv
   const ledger = new LedgerService(ledgerRepository, new PostingQueue(ledgerRepository));
   return {
     ledger,
-    webhook: new WebhookService(new WebhookRepository(db), ledger),
+    webhook: new WebhookService(new WebhookRepository(db), ledger, logger),
     projects: new ProjectService(db),
     assets: new AssetService(db),
     wallets: new WalletService(db),

@@ -1,5 +1,6 @@
 import { LedgerError, validationError, type ErrorCode } from '../domain/errors.js';
 import { fingerprint } from '../domain/idempotency/idempotency.service.js';
+import { parseJson } from '../http/body.js';
 import type { GraphQLContext } from './context.js';
 
 /**
@@ -13,7 +14,8 @@ import type { GraphQLContext } from './context.js';
 export async function idempotent<T>(ctx: GraphQLContext, mutation: string, key: string | null | undefined, args: unknown, run: () => Promise<T>): Promise<T> {
   if (key === null || key === undefined) return run();
   if (key.length < 1 || key.length > 255) throw validationError('idempotencyKey', 'must be 1 to 255 characters');
-  const request = JSON.parse(JSON.stringify(args ?? null)) as unknown;
+  // through the exact parser: an inexact number (e.g. in webhook values) keeps all its digits in the fingerprint
+  const request = parseJson(JSON.stringify(args ?? null));
   const reply = await ctx.services.idempotency.run(ctx.principal.ownerId, key, fingerprint('GRAPHQL', mutation, request), async () => ({
     status: 200,
     body: JSON.parse(JSON.stringify(await run())) as unknown,

@@ -44,3 +44,12 @@ describe('GET /transactions with a wallet id and a projectId', () => {
     }
   });
 });
+
+describe('GET /transactions far beyond the data', () => {
+  it('answers an empty page, even where the offset passes a 32-bit integer', async () => {
+    const res = await t.request('GET', `/transactions?walletId=${p.customers[0].id}&page=21474837&limit=100`, { key: p.key });
+    expect(res.status).toBe(200);
+    expect(res.body.transactions).toEqual([]);
+    expect(res.body.pagination.page).toBe(21474837);
+  });
+});

@@ -130,12 +130,12 @@ export class LedgerRepository {
         `SELECT $1::uuid AS wallet_id, ${HISTORY_COLUMNS},
                 CASE WHEN t.from_wallet_id = $1 THEN t.from_balance ELSE t.to_balance END::text AS balance
            FROM (
-             (SELECT * FROM transactions WHERE from_wallet_id = $1 AND asset_id = $2 ORDER BY seq DESC LIMIT $3::int + $4::int)
+             (SELECT * FROM transactions WHERE from_wallet_id = $1 AND asset_id = $2 ORDER BY seq DESC LIMIT $3::bigint + $4::bigint)
              UNION ALL
-             (SELECT * FROM transactions WHERE to_wallet_id = $1 AND asset_id = $2 ORDER BY seq DESC LIMIT $3::int + $4::int)
+             (SELECT * FROM transactions WHERE to_wallet_id = $1 AND asset_id = $2 ORDER BY seq DESC LIMIT $3::bigint + $4::bigint)
            ) t
            ${HISTORY_JOINS}
-          ORDER BY t.seq DESC LIMIT $3::int OFFSET $4::int`,
+          ORDER BY t.seq DESC LIMIT $3::bigint OFFSET $4::bigint`,
         [walletId, assetId, limit, offset],
       ),
       this.db.query<{ total: string }>(
