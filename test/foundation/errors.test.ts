@@ -1,10 +1,7 @@
 import http from 'node:http';
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
-import { createApp, type App } from '../../src/app.js';
-import { openDatabase, type Database } from '../../src/db/database.js';
-import { createTestDatabase } from '../support/database.js';
+import type { Database } from '../../src/db/database.js';
 import { startTestApp, ADMIN_TOKEN, type TestApp } from '../support/test-app.js';
+import { startLoggedApp, type LoggedApp } from '../support/logged-app.js';
 
 /**
  * CONTRACT §6 error model on the endpoints that exist in the foundation
@@ -321,27 +318,16 @@ describe('every error answer', () => {
  * logged with its request id; /readyz then reports 503.
  */
 describe('500 internal_error', () => {
-  let app: App;
+  let logged: LoggedApp;
   let db: Database;
   let baseUrl: string;
-  const lines: Record<string, any>[] = [];
+  let lines: Record<string, any>[];
 
   beforeAll(async () => {
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString('utf8').split('\n')) if (line) lines.push(JSON.parse(line));
-        done();
-      },
-    });
-    const logger = pino({ level: 'info' }, sink);
-    db = await openDatabase(await createTestDatabase(), logger, 2);
-    app = await createApp({ db, logger, adminToken: ADMIN_TOKEN });
-    baseUrl = `http://127.0.0.1:${(await app.listen(0, '127.0.0.1')).port}`;
+    logged = await startLoggedApp();
+    ({ db, baseUrl, lines } = logged);
   });
-  afterAll(async () => {
-    await app.close(1000);
-    await db.close().catch(() => undefined);
-  });
+  afterAll(() => logged.close());
 
   it('answers 500 internal_error without internals, logs it with the request id, and /readyz says 503', async () => {
     const issued = await raw(baseUrl, 'POST', '/admin/api-keys', {

@@ -1,8 +1,5 @@
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
-import { createApp, type App } from '../../src/app.js';
-import { openDatabase, type Database } from '../../src/db/database.js';
-import { createTestDatabase } from '../support/database.js';
+import type { Database } from '../../src/db/database.js';
+import { startLoggedApp, type LoggedApp } from '../support/logged-app.js';
 import { ADMIN_TOKEN } from '../support/test-app.js';
 
 /**
@@ -11,27 +8,16 @@ import { ADMIN_TOKEN } from '../support/test-app.js';
  * authentication and call count are cached, so the request reaches the resolver).
  */
 describe('GraphQL internal_error', () => {
-  let app: App;
+  let logged: LoggedApp;
   let db: Database;
   let baseUrl: string;
-  const lines: Record<string, any>[] = [];
+  let lines: Record<string, any>[];
 
   beforeAll(async () => {
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString('utf8').split('\n')) if (line) lines.push(JSON.parse(line));
-        done();
-      },
-    });
-    const logger = pino({ level: 'info' }, sink);
-    db = await openDatabase(await createTestDatabase(), logger, 2);
-    app = await createApp({ db, logger, adminToken: ADMIN_TOKEN });
-    baseUrl = `http://127.0.0.1:${(await app.listen(0, '127.0.0.1')).port}`;
+    logged = await startLoggedApp();
+    ({ db, baseUrl, lines } = logged);
   });
-  afterAll(async () => {
-    await app.close(1000);
-    await db.close().catch(() => undefined);
-  });
+  afterAll(() => logged.close());
 
   const post = (key: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', api_key: key, ...headers }, body: JSON.stringify(body) });
