@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { Principal } from '../domain/auth/api-key.service.js';
 import type { AssetView } from '../domain/assets/asset.types.js';
-import type { BalanceRow, HistoryRow, TransactionRow } from '../domain/ledger/ledger.types.js';
+import { groupByWallet, type BalanceRow, type HistoryRow, type TransactionRow } from '../domain/ledger/ledger.types.js';
 import type { ProjectView } from '../domain/projects/project.types.js';
 import type { WalletSlice, WalletType, WalletView } from '../domain/wallets/wallet.types.js';
 import type { Services } from '../services.js';
@@ -101,14 +101,4 @@ async function inGroups<K, V>(keys: readonly K[], groupOf: (key: K, index: numbe
     }),
   );
   return results;
-}
-
-function groupByWallet<T extends { walletId: string }>(walletIds: readonly string[], rows: readonly T[]): T[][] {
-  const byWallet = new Map<string, T[]>();
-  for (const row of rows) {
-    const list = byWallet.get(row.walletId);
-    if (list) list.push(row);
-    else byWallet.set(row.walletId, [row]);
-  }
-  return walletIds.map((id) => byWallet.get(id) ?? []);
 }

@@ -9,7 +9,7 @@ import type { Logger } from '../logger.js';
 import { readJsonBody } from './body.js';
 import type { Reply, Route } from './route.js';
 import { Router } from './router.js';
-import { parseInput } from './validate.js';
+import { parseInput } from '../domain/validation.js';
 
 export interface HttpDeps {
   routes: Route[];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_PROJECT_ID, ProjectIdRule, UuidRule } from '../domain/projects/project.rules.js';
 import { CurrencyRule, WalletRefRule } from '../domain/ledger/ledger.rules.js';
 import { AmountRule } from '../domain/money.js';
 
@@ -41,14 +42,14 @@ export const queryInt = (min: number, max: number) =>
     .transform(Number)
     .pipe(z.number().int().min(min).max(max));
 
-export const MAX_PROJECT_ID = 2_147_483_647;
 export const ProjectIdQuery = queryInt(1, MAX_PROJECT_ID);
 /** `page` ≥ 1 (CONTRACT §7), up to the largest 32-bit integer; a page past the data is empty. */
 export const MAX_PAGE = 2_147_483_647;
 export const PageQuery = { page: queryInt(1, MAX_PAGE).default(1), limit: queryInt(1, 100).default(20) };
 
-export const ProjectId = z.number().int().min(1).max(MAX_PROJECT_ID);
-export const Uuid = z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a UUID');
+/** The domain's own rules, so REST validates exactly what the services accept. */
+export const ProjectId = ProjectIdRule;
+export const Uuid = UuidRule;
 /** A wallet id or address, and a currency symbol: the ledger's own rules. */
 export const WalletRef = WalletRefRule;
 export const Symbol = CurrencyRule;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { LedgerService } from '../domain/ledger/ledger.service.js';
-import type { BalanceRow, HistoryRow } from '../domain/ledger/ledger.types.js';
+import { groupByWallet } from '../domain/ledger/ledger.types.js';
 import { AddressRule, WalletStatusRule, WalletTypeRule } from '../domain/wallets/wallet.rules.js';
 import type { WalletView } from '../domain/wallets/wallet.types.js';
 import { balanceJson, transactionJson } from './presenters.js';
@@ -52,21 +52,11 @@ export function walletJson(wallet: WalletView): WalletJson {
 export async function walletsWithActivity(ledger: LedgerService, wallets: WalletView[]): Promise<WalletWithActivityJson[]> {
   const ids = wallets.map((w) => w.id);
   const [balances, recent] = await Promise.all([ledger.balancesOf(ids), ledger.recentOf(ids, RECENT_TRANSACTIONS)]);
-  const balancesOf = groupBy(balances);
-  const recentOf = groupBy(recent);
-  return wallets.map((wallet) => ({
+  const balancesOf = groupByWallet(ids, balances);
+  const recentOf = groupByWallet(ids, recent);
+  return wallets.map((wallet, i) => ({
     ...walletJson(wallet),
-    balance: (balancesOf.get(wallet.id) ?? []).map(balanceJson),
-    transactions: (recentOf.get(wallet.id) ?? []).map(transactionJson),
+    balance: balancesOf[i].map(balanceJson),
+    transactions: recentOf[i].map(transactionJson),
   }));
-}
-
-function groupBy<T extends BalanceRow | HistoryRow>(rows: T[]): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const row of rows) {
-    const group = groups.get(row.walletId);
-    if (group) group.push(row);
-    else groups.set(row.walletId, [row]);
-  }
-  return groups;
 }

@@ -1,9 +1,9 @@
 import type { Database } from '../../db/database.js';
+import { UUID_PATTERN } from '../projects/project.rules.js';
 import type { AssetRef, BalanceRow, HistoryRow, PostingRequest, PostingResult, TransactionRow, WalletRef } from './ledger.types.js';
 import { MINT_ADDRESS } from './ledger.types.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: string): boolean => UUID.test(value);
+export const isUuid = (value: string): boolean => UUID_PATTERN.test(value);
 
 export interface PostingContext {
   projectId: number;

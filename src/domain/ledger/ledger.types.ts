@@ -66,3 +66,14 @@ export interface PostingResult {
 }
 
 export const MINT_ADDRESS = '@mint';
+
+/** Rows of many wallets, grouped per wallet in the order of `walletIds` (an empty list where none). */
+export function groupByWallet<T extends { walletId: string }>(walletIds: readonly string[], rows: readonly T[]): T[][] {
+  const byWallet = new Map<string, T[]>();
+  for (const row of rows) {
+    const list = byWallet.get(row.walletId);
+    if (list) list.push(row);
+    else byWallet.set(row.walletId, [row]);
+  }
+  return walletIds.map((id) => byWallet.get(id) ?? []);
+}

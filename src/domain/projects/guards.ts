@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
 import type { QuotaName } from '../auth/plans.js';
 import { LedgerError } from '../errors.js';
-import { parseInput } from '../../http/validate.js';
+import { parseInput } from '../validation.js';
 
 /**
  * Services re-check their input with the same zod rules the REST schemas are built from, so a

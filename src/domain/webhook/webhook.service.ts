@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Principal } from '../auth/api-key.service.js';
-import { LedgerError, notFound, toLedgerError, validationError, validationErrors } from '../errors.js';
+import { LedgerError, notFound, toLedgerError, validationError } from '../errors.js';
+import { parseInput } from '../validation.js';
 import type { LedgerService } from '../ledger/ledger.service.js';
 import { CurrencyRule, WalletRefRule } from '../ledger/ledger.rules.js';
 import type { HistoryRow } from '../ledger/ledger.types.js';
@@ -83,7 +84,7 @@ export class WebhookService {
 
   private async run(principal: Principal, project: WebhookProject, input: WebhookInput): Promise<HistoryRow | null> {
     if (input.flowId === 'reward') {
-      const values = parseValues(RewardValues, input.values);
+      const values = parseInput(RewardValues, input.values, 'values', { nested: true });
       if (values.fiatAmount !== undefined && !project.supportExchangeRate) {
         throw validationError('values.fiatAmount', 'the project does not support an exchange rate');
       }
@@ -94,7 +95,7 @@ export class WebhookService {
       return this.ledger.transfer(principal, { projectId: project.id, currency, from, to: values.to, amount: values.amount ?? 0 }, { fromType: 'system', toType: 'customer', amount });
     }
     if (input.flowId === 'redeem') {
-      const values = parseValues(RedeemValues, input.values);
+      const values = parseInput(RedeemValues, input.values, 'values', { nested: true });
       const to = values.to ?? (await this.defaultSystemWallet(project.id));
       const currency = values.currency ?? (await this.primarySymbol(project.id));
       return this.ledger.transfer(principal, { projectId: project.id, currency, from: values.from, to, amount: values.amount }, { fromType: 'customer', toType: 'system' });
@@ -113,15 +114,4 @@ export class WebhookService {
     if (!symbol) throw new LedgerError('not_found', 'the project has no asset', { projectId });
     return symbol;
   }
-}
-
-function parseValues<T>(schema: z.ZodType<T>, values: Record<string, unknown>): T {
-  const result = schema.safeParse(values);
-  if (result.success) return result.data;
-  throw validationErrors(
-    result.error.issues.map((issue) => {
-      const keys = issue.code === 'unrecognized_keys' ? (issue as { keys: string[] }).keys : [];
-      return { field: ['values', ...issue.path.map(String), ...keys].join('.'), problem: keys.length ? 'unknown field' : issue.message };
-    }),
-  );
 }

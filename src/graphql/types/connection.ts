@@ -37,11 +37,14 @@ function edgeType<T extends object>(name: string, node: ClassType<T>): ClassType
   return edge as ClassType<Edge<T>>;
 }
 
-/** `<Name>Connection` (with its `<Name>Edge`) for a node type: a Relay connection with `totalCount`. */
-export function connectionType<T extends object>(name: string, node: ClassType<T>): ClassType<Connection<T>> {
+/**
+ * `<Name>Connection` (with its `<Name>Edge`) for a node type: a Relay connection with `totalCount`.
+ * `typeName` gives another connection over the same edges (e.g. RecentTransactionConnection).
+ */
+export function connectionType<T extends object>(name: string, node: ClassType<T>, typeName = `${name}Connection`): ClassType<Connection<T>> {
   const edge = edgeType(name, node);
 
-  @ObjectType(`${name}Connection`, { simpleResolvers: true })
+  @ObjectType(typeName, { simpleResolvers: true })
   class ConnectionType {
     @Field(() => [edge]) edges!: Edge<T>[];
     @Field(() => PageInfo) pageInfo!: PageInfo;
@@ -49,20 +52,6 @@ export function connectionType<T extends object>(name: string, node: ClassType<T
     @Field(() => Int, { simple: false, description: 'All items of the list, across pages.' }) totalCount!: number;
   }
   return ConnectionType;
-}
-
-/** A connection of another name over an existing node type (its edges are `<name>Edge`). */
-export function namedConnectionType<T extends object>(typeName: string, name: string, node: ClassType<T>): ClassType<Connection<T>> {
-  const edge = edgeType(name, node);
-
-  @ObjectType(typeName, { simpleResolvers: true })
-  class NamedConnectionType {
-    @Field(() => [edge]) edges!: Edge<T>[];
-    @Field(() => PageInfo) pageInfo!: PageInfo;
-    // a getter that may return a Promise (counted only when asked): it keeps a resolver, which graphql-jit awaits
-    @Field(() => Int, { simple: false, description: 'All items of the list, across pages.' }) totalCount!: number;
-  }
-  return NamedConnectionType;
 }
 
 export interface Window<R> {

@@ -1,6 +1,6 @@
 import { Directive, Field, ID, ObjectType } from 'type-graphql';
 import { DateTimeScalar, DecimalScalar } from '../scalars.js';
-import { connectionType, namedConnectionType } from './connection.js';
+import { connectionType } from './connection.js';
 
 /** Resolves from a TransactionModel (presenters.ts); fromWallet and toWallet are in TransactionResolver. */
 @ObjectType('Transaction', { simpleResolvers: true, description: 'A posted movement of one currency between two wallets (or from @mint).' })
@@ -24,7 +24,7 @@ export class TransactionType {
 export const TransactionConnection = connectionType('Transaction', TransactionType);
 
 /** A wallet's recent transactions (Wallet.transactions): keyset-paged, newest first; `totalCount` costs one batched statement, only when asked. */
-export const RecentTransactionConnection = namedConnectionType('RecentTransactionConnection', 'Transaction', TransactionType);
+export const RecentTransactionConnection = connectionType('Transaction', TransactionType, 'RecentTransactionConnection');
 
 @ObjectType('Balance', { simpleResolvers: true, description: "A wallet's balance in one currency of its project (zero included)." })
 export class BalanceType {
