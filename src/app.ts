@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Database } from './db/database.js';
 import { createGraphQLEndpoint } from './graphql/apollo.js';
+import { graphQLLimits } from './graphql/limits/limits.js';
 import { createHttpServer } from './http/server.js';
 import type { Logger } from './logger.js';
 import { allRoutes } from './rest/index.js';
@@ -12,6 +13,8 @@ export interface AppOptions {
   logger: Logger;
   adminToken?: string;
   exposeStatementCount?: boolean;
+  /** Cost budget of one GraphQL operation; the default of src/graphql/limits/limits.ts when absent. */
+  graphqlMaxCost?: number;
 }
 
 export interface App {
@@ -25,7 +28,7 @@ export interface App {
 export async function createApp(options: AppOptions): Promise<App> {
   const { db, logger } = options;
   const services = await createServices(db, logger);
-  const graphql = await createGraphQLEndpoint(services);
+  const graphql = await createGraphQLEndpoint(services, graphQLLimits(options.graphqlMaxCost));
   const server = createHttpServer({
     routes: allRoutes(services, graphql),
     apiKeys: services.apiKeys,

@@ -14,6 +14,8 @@ export interface Config {
   shutdownGraceMs: number;
   /** Expose `x-sql-statements` on responses (benchmarks, tests). */
   exposeStatementCount: boolean;
+  /** Cost budget of one GraphQL operation (src/graphql/limits/cost.ts). */
+  graphqlMaxCost: number;
 }
 
 export class ConfigError extends Error {
@@ -72,5 +74,6 @@ export function loadConfig(env: Env = process.env): Config {
     dbPoolSize: integer(env, 'LEDGER_DB_POOL_SIZE', 20, 1, 500),
     shutdownGraceMs: integer(env, 'LEDGER_SHUTDOWN_GRACE_MS', 10000, 0, 600000),
     exposeStatementCount: boolean(env, 'LEDGER_EXPOSE_STATEMENT_COUNT', false),
+    graphqlMaxCost: integer(env, 'LEDGER_GRAPHQL_MAX_COST', 10_000, 1, 999_999_999),
   };
 }

@@ -12,7 +12,7 @@ import { raw, run, type GraphQLResult } from './support/client.js';
  *
  * Page sizes are capped at 100 (as REST's `limit`); the 1,000-wallet project is read one page of
  * 100 at a time (any page costs the same), and all 1,000 wallets at once through _entities with
- * the cost budget raised (LEDGER_GRAPHQL_MAX_COST) for this run only.
+ * the cost budget raised (the app's graphqlMaxCost, LEDGER_GRAPHQL_MAX_COST in production) for this run only.
  */
 const RUNS = 30;
 
@@ -59,9 +59,7 @@ async function measure<R>(label: string, request: () => Promise<GraphQLResult<R>
 
 describe('measurements', () => {
   beforeAll(async () => {
-    process.env.LEDGER_GRAPHQL_MAX_COST = '100000';
-    t = await startTestApp();
-    delete process.env.LEDGER_GRAPHQL_MAX_COST;
+    t = await startTestApp({ graphqlMaxCost: 100_000 });
     key = await t.issueKey('measure', 'enterprise');
     for (const size of [10, 100, 1000]) projects.set(size, await projectWith(size));
   }, 600_000);

@@ -17,6 +17,8 @@ describe('bad configuration', () => {
     ['LEDGER_ADMIN_TOKEN', 'short'],
     ['LEDGER_DB_POOL_SIZE', '0'],
     ['LEDGER_SHUTDOWN_GRACE_MS', '-1'],
+    ['LEDGER_GRAPHQL_MAX_COST', '0'],
+    ['LEDGER_GRAPHQL_MAX_COST', 'lots'],
   ])('%s=%s exits non-zero, names the variable, and touches nothing', async (name, value) => {
     const dataDir = path.join(newDataDir(), 'not-created');
     const service = spawnService({ dataDir, env: { [name]: value } });

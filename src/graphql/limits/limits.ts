@@ -23,18 +23,7 @@ export const DEFAULT_LIMITS: GraphQLLimits = {
   maxPageSize: 100,
 };
 
-/**
- * The defaults, with `LEDGER_GRAPHQL_MAX_COST` as an operator override of the cost budget (the
- * measurement test raises it to read 1,000 wallets through _entities at once). Depth and alias
- * limits are fixed by the contract.
- */
-export function graphQLLimits(env: Record<string, string | undefined> = process.env): GraphQLLimits {
-  return { ...DEFAULT_LIMITS, maxCost: positive(env, 'LEDGER_GRAPHQL_MAX_COST', DEFAULT_LIMITS.maxCost) };
-}
-
-function positive(env: Record<string, string | undefined>, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^[1-9]\d{0,8}$/.test(raw)) throw new Error(`invalid configuration: ${name} must be a positive integer, got "${raw}"`);
-  return Number(raw);
+/** The defaults, with the operator's cost budget (config: LEDGER_GRAPHQL_MAX_COST); depth and aliases are fixed by the contract. */
+export function graphQLLimits(maxCost: number = DEFAULT_LIMITS.maxCost): GraphQLLimits {
+  return { ...DEFAULT_LIMITS, maxCost };
 }
