@@ -15,6 +15,8 @@ export interface AppOptions {
   exposeStatementCount?: boolean;
   /** Cost budget of one GraphQL operation; the default of src/graphql/limits/limits.ts when absent. */
   graphqlMaxCost?: number;
+  /** Answer plannable read-only GraphQL queries with one SQL statement (default true; src/graphql/sql-plan). */
+  graphqlSqlPlans?: boolean;
 }
 
 export interface App {
@@ -28,7 +30,7 @@ export interface App {
 export async function createApp(options: AppOptions): Promise<App> {
   const { db, logger } = options;
   const services = await createServices(db, logger);
-  const graphql = await createGraphQLEndpoint(services, graphQLLimits(options.graphqlMaxCost));
+  const graphql = await createGraphQLEndpoint(services, graphQLLimits(options.graphqlMaxCost), { sqlPlans: options.graphqlSqlPlans ?? true, exposePlan: options.exposeStatementCount ?? false });
   const server = createHttpServer({
     routes: allRoutes(services, graphql),
     apiKeys: services.apiKeys,

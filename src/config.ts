@@ -16,6 +16,8 @@ export interface Config {
   exposeStatementCount: boolean;
   /** Cost budget of one GraphQL operation (src/graphql/limits/cost.ts). */
   graphqlMaxCost: number;
+  /** Answer plannable read-only GraphQL queries with one SQL statement (src/graphql/sql-plan). */
+  graphqlSqlPlans: boolean;
 }
 
 export class ConfigError extends Error {
@@ -75,5 +77,6 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownGraceMs: integer(env, 'LEDGER_SHUTDOWN_GRACE_MS', 10000, 0, 600000),
     exposeStatementCount: boolean(env, 'LEDGER_EXPOSE_STATEMENT_COUNT', false),
     graphqlMaxCost: integer(env, 'LEDGER_GRAPHQL_MAX_COST', 10_000, 1, 999_999_999),
+    graphqlSqlPlans: boolean(env, 'LEDGER_GRAPHQL_SQL_PLANS', true),
   };
 }

@@ -153,6 +153,13 @@ export function toMajor(minor: bigint | string | number, fractions: number): num
   return Number(minorToDecimalString(BigInt(minor), fractions));
 }
 
+/**
+ * The same conversion in SQL, for reads whose JSON PostgreSQL builds (src/graphql/sql-plan):
+ * `fractions` decimal places by exact numeric multiplication ('1e-18'::numeric is exactly
+ * 10^-18), then trailing zeros dropped — "12.5", "0", "9.223372036854775807" as above.
+ */
+export const minorToDecimalSql = (minor: string, fractions: string): string => `trim_scale((${minor})::numeric * ('1e-' || (${fractions}))::numeric)::text`;
+
 export function minorToDecimalString(minor: bigint, fractions: number): string {
   const negative = minor < 0n;
   const digits = (negative ? -minor : minor).toString().padStart(fractions + 1, '0');

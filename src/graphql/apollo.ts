@@ -13,6 +13,7 @@ import { costLimitPlugin } from './limits/cost.js';
 import { depthLimitRule } from './limits/depth-limit.rule.js';
 import { graphQLLimits, type GraphQLLimits } from './limits/limits.js';
 import { rootTypeRule } from './limits/root-type.rule.js';
+import { stringifyResult } from './sql-plan/raw-json.js';
 import { storableTextRule } from './limits/storable-text.rule.js';
 
 export interface GraphQLEndpoint {
@@ -25,10 +26,18 @@ export interface GraphQLEndpoint {
  * there). Abusive operations are refused before execution: by the parser (token limit), by
  * validation rules (depth, aliases) and by the cost plugin once variables are known.
  */
-export async function createGraphQLEndpoint(services: Services, limits: GraphQLLimits = graphQLLimits()): Promise<GraphQLEndpoint> {
+export interface GraphQLEndpointOptions {
+  /** Answer plannable reads with one SQL statement (sql-plan/planner.ts). */
+  sqlPlans: boolean;
+  /** Say so in an `x-graphql-plan: sql` header (tests, benchmarks; with the statement count). */
+  exposePlan: boolean;
+}
+
+export async function createGraphQLEndpoint(services: Services, limits: GraphQLLimits = graphQLLimits(), options: GraphQLEndpointOptions = { sqlPlans: true, exposePlan: false }): Promise<GraphQLEndpoint> {
   const { schema } = await buildLedgerSchema();
   const apollo = new ApolloServer<GraphQLContext>({
-    gateway: jitGateway(schema),
+    gateway: jitGateway(schema, { sqlPlans: options.sqlPlans }),
+    stringifyResult,
     csrfPrevention: true,
     allowBatchedHttpRequests: false,
     introspection: true,
@@ -50,13 +59,15 @@ export async function createGraphQLEndpoint(services: Services, limits: GraphQLL
         if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
       }
       const url = new URL(req.url ?? '/', 'http://localhost');
+      let context: GraphQLContext | undefined;
       const response = await apollo.executeHTTPGraphQLRequest({
         httpGraphQLRequest: { method: req.method ?? 'POST', headers, search: url.search, body },
-        context: async () => createContext(principal, services, requestId, log, limits),
+        context: async () => (context = createContext(principal, services, requestId, log, limits)),
       });
       if (response.body.kind !== 'complete') throw new LedgerError('validation_error', 'incremental delivery is not supported');
       const replyHeaders: Record<string, string> = {};
       for (const [name, value] of response.headers) if (name !== 'content-length') replyHeaders[name] = value;
+      if (options.exposePlan && context?.answered.sqlPlan) replyHeaders['x-graphql-plan'] = 'sql';
       const json = response.body.string;
       return {
         status: response.status ?? 200,

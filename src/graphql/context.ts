@@ -12,8 +12,13 @@ export interface GraphQLContext {
   limits: GraphQLLimits;
   requestId: string;
   log: Logger;
+  /**
+   * How the operation was answered: `sqlPlan` when one SQL statement did (sql-plan/planner.ts).
+   * An object, shared by the shallow copies Apollo makes of the context.
+   */
+  answered: { sqlPlan: boolean };
 }
 
 export function createContext(principal: Principal, services: Services, requestId: string, log: Logger, limits: GraphQLLimits = DEFAULT_LIMITS): GraphQLContext {
-  return { principal, services, loaders: createLoaders(principal, services), limits, requestId, log };
+  return { principal, services, loaders: createLoaders(principal, services), limits, requestId, log, answered: { sqlPlan: false } };
 }

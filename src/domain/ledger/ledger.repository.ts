@@ -34,7 +34,31 @@ const HISTORY_COLUMNS = `
   t.from_wallet_id, t.to_wallet_id, coalesce(wf.address, '${MINT_ADDRESS}') AS from_address, wt.address AS to_address,
   t.created_at`;
 
-const HISTORY_JOINS = `
+/**
+ * The newest `limit` transactions of one wallet (sent and received), older than `beforeSeq`
+ * when not null, in one asset when `assetId` is not null — each argument an SQL expression.
+ * Both indexes are read newest first and merged, so a wallet's long history is never scanned.
+ * Shared by the batched loaders here and by the SQL plans of GraphQL reads.
+ */
+export const recentOfWallet = (walletId: string, beforeSeq: string, limit: string, assetId = 'NULL::uuid'): string => `
+           SELECT u.* FROM (
+             (SELECT * FROM transactions t1 WHERE t1.from_wallet_id = ${walletId}
+                AND (${beforeSeq} IS NULL OR t1.seq < ${beforeSeq}) AND (${assetId} IS NULL OR t1.asset_id = ${assetId})
+              ORDER BY t1.seq DESC LIMIT ${limit})
+             UNION ALL
+             (SELECT * FROM transactions t2 WHERE t2.to_wallet_id = ${walletId}
+                AND (${beforeSeq} IS NULL OR t2.seq < ${beforeSeq}) AND (${assetId} IS NULL OR t2.asset_id = ${assetId})
+              ORDER BY t2.seq DESC LIMIT ${limit})
+           ) u ORDER BY u.seq DESC LIMIT ${limit}`;
+
+/** The running balance, after transaction `t`, of the wallet whose history lists it. */
+export const balanceAfter = (walletId: string): string => `CASE WHEN t.from_wallet_id = ${walletId} THEN t.from_balance ELSE t.to_balance END`;
+
+/** The currencies (`a`) of project `p`: its own assets and a primary asset it shares; primary first, then creation order. */
+export const PROJECT_CURRENCIES = `JOIN assets a ON a.project_id = p.id OR a.id = p.asset_id`;
+export const CURRENCY_ORDER = `(a.id = p.asset_id) DESC, a.seq`;
+
+export const HISTORY_JOINS = `
   JOIN assets a ON a.id = t.asset_id
   LEFT JOIN wallets wf ON wf.id = t.from_wallet_id
   JOIN wallets wt ON wt.id = t.to_wallet_id`;
@@ -86,10 +110,10 @@ export class LedgerRepository {
       `SELECT w.id AS wallet_id, w.address, a.id AS asset_id, a.symbol, a.fractions, coalesce(b.amount, 0)::text AS amount
          FROM wallets w
          JOIN projects p ON p.id = w.project_id
-         JOIN assets a ON a.project_id = w.project_id OR a.id = p.asset_id
+         ${PROJECT_CURRENCIES}
          LEFT JOIN balances b ON b.wallet_id = w.id AND b.asset_id = a.id
         WHERE w.id = ANY ($1::uuid[])
-        ORDER BY w.id, (a.id = p.asset_id) DESC, a.seq`,
+        ORDER BY w.id, ${CURRENCY_ORDER}`,
       [walletIds],
     );
     return rows.map((r) => ({ walletId: r.wallet_id, address: r.address, assetId: r.asset_id, symbol: r.symbol, fractions: r.fractions, amount: BigInt(r.amount) }));
@@ -103,18 +127,9 @@ export class LedgerRepository {
     if (walletIds.length === 0) return [];
     const rows = await this.db.query<RawHistory>(
       `SELECT x.wallet_id, ${HISTORY_COLUMNS},
-              CASE WHEN t.from_wallet_id = x.wallet_id THEN t.from_balance ELSE t.to_balance END::text AS balance
+              ${balanceAfter('x.wallet_id')}::text AS balance
          FROM unnest($1::uuid[], $2::bigint[]) AS x(wallet_id, before_seq)
-         CROSS JOIN LATERAL (
-           SELECT u.* FROM (
-             (SELECT * FROM transactions t1 WHERE t1.from_wallet_id = x.wallet_id
-                AND (x.before_seq IS NULL OR t1.seq < x.before_seq) AND ($4::uuid IS NULL OR t1.asset_id = $4)
-              ORDER BY t1.seq DESC LIMIT $3)
-             UNION ALL
-             (SELECT * FROM transactions t2 WHERE t2.to_wallet_id = x.wallet_id
-                AND (x.before_seq IS NULL OR t2.seq < x.before_seq) AND ($4::uuid IS NULL OR t2.asset_id = $4)
-              ORDER BY t2.seq DESC LIMIT $3)
-           ) u ORDER BY u.seq DESC LIMIT $3
+         CROSS JOIN LATERAL (${recentOfWallet('x.wallet_id', 'x.before_seq', '$3', '$4::uuid')}
          ) t
          ${HISTORY_JOINS}
         ORDER BY x.wallet_id, t.seq DESC`,

@@ -21,6 +21,9 @@ interface SliceRow {
   updated_at: Date;
 }
 
+/** Wallets `w` of a project, of one type unless `type` is NULL (SQL expressions); paged by `w.seq`. Shared with the SQL plans of GraphQL reads. */
+export const walletsOfProject = (projectId: string, type: string): string => `w.project_id = ${projectId} AND (${type} IS NULL OR w.type = ${type})`;
+
 /**
  * For many projects at once (one statement), each project's wallets after a cursor in creation
  * order, `first + 1` of them to tell whether a next page exists, with the project's total.
@@ -31,11 +34,11 @@ export async function walletSlices(db: Database, ownerId: string, projectIds: nu
        FROM unnest($1::int[]) AS x(project_id)
        JOIN projects p ON p.id = x.project_id AND p.owner_id = $2
        CROSS JOIN LATERAL (
-         SELECT count(*) AS total FROM wallets w2 WHERE w2.project_id = x.project_id AND ($3::text IS NULL OR w2.type = $3)
+         SELECT count(*) AS total FROM wallets w WHERE ${walletsOfProject('x.project_id', '$3::text')}
        ) c
        LEFT JOIN LATERAL (
          SELECT * FROM wallets w
-          WHERE w.project_id = x.project_id AND ($3::text IS NULL OR w.type = $3) AND ($4::bigint IS NULL OR w.seq > $4)
+          WHERE ${walletsOfProject('x.project_id', '$3::text')} AND ($4::bigint IS NULL OR w.seq > $4)
           ORDER BY w.seq LIMIT $5
        ) w ON true
       ORDER BY x.project_id, w.seq`,
