@@ -128,7 +128,9 @@ export async function copyRows(sourcePool, targetPool) {
   } finally {
     client.release();
   }
-  for (const table of COPIED_TABLES) await targetPool.query(`ANALYZE ${table}`);
+  // Both databases get fresh statistics, so both planners start from the same knowledge of the
+  // same rows (autovacuum would analyze them within a minute or so, in the middle of a run).
+  for (const pool of [sourcePool, targetPool]) for (const table of COPIED_TABLES) await pool.query(`ANALYZE ${table}`);
 }
 
 /**
