@@ -58,7 +58,7 @@ export const balanceAfter = (walletId: string): string => `CASE WHEN t.from_wall
 export const PROJECT_CURRENCIES = `JOIN assets a ON a.project_id = p.id OR a.id = p.asset_id`;
 export const CURRENCY_ORDER = `(a.id = p.asset_id) DESC, a.seq`;
 
-export const HISTORY_JOINS = `
+const HISTORY_JOINS = `
   JOIN assets a ON a.id = t.asset_id
   LEFT JOIN wallets wf ON wf.id = t.from_wallet_id
   JOIN wallets wt ON wt.id = t.to_wallet_id`;

@@ -12,7 +12,7 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import { collectFields, collectSubfields } from 'graphql/execution/collectFields.js';
-import { balanceAfter, CURRENCY_ORDER, HISTORY_JOINS, PROJECT_CURRENCIES, recentOfWallet } from '../../domain/ledger/ledger.repository.js';
+import { balanceAfter, CURRENCY_ORDER, PROJECT_CURRENCIES, recentOfWallet } from '../../domain/ledger/ledger.repository.js';
 import { MINT_ADDRESS } from '../../domain/ledger/ledger.types.js';
 import { minorToDecimalSql } from '../../domain/money.js';
 import { ProjectIdRule, UuidRule } from '../../domain/projects/project.rules.js';
@@ -218,14 +218,13 @@ class Planner {
         case 'assetId':
           return 'a.id';
         case 'balance':
-          return minorToDecimalSql('coalesce(b.amount, 0)', 'a.fractions');
+          return minorToDecimalSql(`coalesce((SELECT b.amount FROM balances b WHERE b.wallet_id = ${w}.id AND b.asset_id = a.id), 0)`, 'a.fractions');
         default:
           return unplannable();
       }
     });
     return `(SELECT coalesce(json_agg(${balance} ORDER BY ${CURRENCY_ORDER}), '[]'::json)
                FROM projects p ${PROJECT_CURRENCIES}
-               LEFT JOIN balances b ON b.wallet_id = ${w}.id AND b.asset_id = a.id
               WHERE p.id = ${w}.project_id)`;
   }
 
@@ -237,7 +236,7 @@ class Planner {
     return this.connection(connection, nodes, {
       rows: `SELECT t.*, row_number() OVER (ORDER BY t.seq DESC) AS n FROM (${recentOfWallet(`${w}.id`, beforeSeq, String(first + 1))}) t`,
       row: 't',
-      joins: HISTORY_JOINS,
+      joins: 'JOIN assets a ON a.id = t.asset_id',
       first,
       hasPreviousPage: after !== null,
       newestFirst: true,
@@ -253,9 +252,9 @@ class Planner {
             case 'currency':
               return 'a.symbol';
             case 'from':
-              return `coalesce(wf.address, ${literalSql(MINT_ADDRESS)})`;
+              return `coalesce((SELECT wf.address FROM wallets wf WHERE wf.id = t.from_wallet_id), ${literalSql(MINT_ADDRESS)})`;
             case 'to':
-              return 'wt.address';
+              return '(SELECT wt.address FROM wallets wt WHERE wt.id = t.to_wallet_id)';
             case 'date':
               return isoTimeSql('t.created_at');
             case 'balance':
