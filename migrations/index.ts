@@ -1,10 +1,12 @@
 import { Migration20261121000000_initial } from './Migration20261121000000_initial.js';
 import { Migration20261121010000_post_locks_new_asset } from './Migration20261121010000_post_locks_new_asset.js';
 import { Migration20261121020000_posting_request_key } from './Migration20261121020000_posting_request_key.js';
+import { Migration20261121030000_balance_transaction_counts } from './Migration20261121030000_balance_transaction_counts.js';
 
 /** Explicit list, so compiled (dist) and TypeScript (jest) runs apply the same migrations. */
 export const migrations = [
   { name: 'Migration20261121000000_initial', class: Migration20261121000000_initial },
   { name: 'Migration20261121010000_post_locks_new_asset', class: Migration20261121010000_post_locks_new_asset },
   { name: 'Migration20261121020000_posting_request_key', class: Migration20261121020000_posting_request_key },
+  { name: 'Migration20261121030000_balance_transaction_counts', class: Migration20261121030000_balance_transaction_counts },
 ];

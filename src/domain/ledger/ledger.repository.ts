@@ -51,6 +51,9 @@ export const recentOfWallet = (walletId: string, beforeSeq: string, limit: strin
               ORDER BY t2.seq DESC LIMIT ${limit})
            ) u ORDER BY u.seq DESC LIMIT ${limit}`;
 
+/** How many transactions a wallet has sent or received, in every currency: its balance rows keep the count. */
+export const transactionCountOf = (walletId: string): string => `(SELECT coalesce(sum(c.tx_count), 0)::bigint FROM balances c WHERE c.wallet_id = ${walletId})`;
+
 /** The running balance, after transaction `t`, of the wallet whose history lists it. */
 export const balanceAfter = (walletId: string): string => `CASE WHEN t.from_wallet_id = ${walletId} THEN t.from_balance ELSE t.to_balance END`;
 
@@ -106,8 +109,9 @@ export class LedgerRepository {
   /** Every currency of each wallet's project, zero balances included, in asset creation order. */
   async balances(walletIds: readonly string[]): Promise<BalanceRow[]> {
     if (walletIds.length === 0) return [];
-    const rows = await this.db.query<{ wallet_id: string; address: string; asset_id: string; symbol: string; fractions: number; amount: string }>(
-      `SELECT w.id AS wallet_id, w.address, a.id AS asset_id, a.symbol, a.fractions, coalesce(b.amount, 0)::text AS amount
+    const rows = await this.db.query<{ wallet_id: string; address: string; asset_id: string; symbol: string; fractions: number; amount: string; tx_count: string }>(
+      `SELECT w.id AS wallet_id, w.address, a.id AS asset_id, a.symbol, a.fractions, coalesce(b.amount, 0)::text AS amount,
+              coalesce(b.tx_count, 0)::text AS tx_count
          FROM wallets w
          JOIN projects p ON p.id = w.project_id
          ${PROJECT_CURRENCIES}
@@ -116,7 +120,15 @@ export class LedgerRepository {
         ORDER BY w.id, ${CURRENCY_ORDER}`,
       [walletIds],
     );
-    return rows.map((r) => ({ walletId: r.wallet_id, address: r.address, assetId: r.asset_id, symbol: r.symbol, fractions: r.fractions, amount: BigInt(r.amount) }));
+    return rows.map((r) => ({
+      walletId: r.wallet_id,
+      address: r.address,
+      assetId: r.asset_id,
+      symbol: r.symbol,
+      fractions: r.fractions,
+      amount: BigInt(r.amount),
+      transactionCount: Number(r.tx_count),
+    }));
   }
 
   /**
@@ -138,27 +150,21 @@ export class LedgerRepository {
     return rows.map(toHistory);
   }
 
-  /** One page of a wallet's history in one asset, newest first, with the total count. */
-  async page(walletId: string, assetId: string, limit: number, offset: number): Promise<{ rows: HistoryRow[]; total: number }> {
-    const [rows, [count]] = await Promise.all([
-      this.db.query<RawHistory>(
-        `SELECT $1::uuid AS wallet_id, ${HISTORY_COLUMNS},
-                CASE WHEN t.from_wallet_id = $1 THEN t.from_balance ELSE t.to_balance END::text AS balance
-           FROM (
-             (SELECT * FROM transactions WHERE from_wallet_id = $1 AND asset_id = $2 ORDER BY seq DESC LIMIT $3::bigint + $4::bigint)
-             UNION ALL
-             (SELECT * FROM transactions WHERE to_wallet_id = $1 AND asset_id = $2 ORDER BY seq DESC LIMIT $3::bigint + $4::bigint)
-           ) t
-           ${HISTORY_JOINS}
-          ORDER BY t.seq DESC LIMIT $3::bigint OFFSET $4::bigint`,
-        [walletId, assetId, limit, offset],
-      ),
-      this.db.query<{ total: string }>(
-        `SELECT count(*)::text AS total FROM transactions WHERE (from_wallet_id = $1 OR to_wallet_id = $1) AND asset_id = $2`,
-        [walletId, assetId],
-      ),
-    ]);
-    return { rows: rows.map(toHistory), total: Number(count.total) };
+  /** One page of a wallet's history in one asset, newest first (the total is the balance row's `transactionCount`). */
+  async page(walletId: string, assetId: string, limit: number, offset: number): Promise<HistoryRow[]> {
+    const rows = await this.db.query<RawHistory>(
+      `SELECT $1::uuid AS wallet_id, ${HISTORY_COLUMNS},
+              CASE WHEN t.from_wallet_id = $1 THEN t.from_balance ELSE t.to_balance END::text AS balance
+         FROM (
+           (SELECT * FROM transactions WHERE from_wallet_id = $1 AND asset_id = $2 ORDER BY seq DESC LIMIT $3::bigint + $4::bigint)
+           UNION ALL
+           (SELECT * FROM transactions WHERE to_wallet_id = $1 AND asset_id = $2 ORDER BY seq DESC LIMIT $3::bigint + $4::bigint)
+         ) t
+         ${HISTORY_JOINS}
+        ORDER BY t.seq DESC LIMIT $3::bigint OFFSET $4::bigint`,
+      [walletId, assetId, limit, offset],
+    );
+    return rows.map(toHistory);
   }
 
   /** The owner's transactions among `ids`, in one statement; unknown, foreign and malformed ids are simply absent. */
@@ -187,14 +193,11 @@ export class LedgerRepository {
     return row ? { id: row.id, projectId: row.project_id } : null;
   }
 
-  /** Transactions of each wallet (sent and received), aligned with `walletIds`. */
+  /** Transactions of each wallet (sent and received, every currency), aligned with `walletIds`. */
   async transactionCounts(walletIds: readonly string[]): Promise<number[]> {
     if (walletIds.length === 0) return [];
     const rows = await this.db.query<{ n: string }>(
-      `SELECT ((SELECT count(*) FROM transactions t WHERE t.from_wallet_id = x.id)
-             + (SELECT count(*) FROM transactions t WHERE t.to_wallet_id = x.id))::text AS n
-         FROM unnest($1::uuid[]) WITH ORDINALITY AS x(id, ord)
-        ORDER BY x.ord`,
+      `SELECT ${transactionCountOf('x.id')}::text AS n FROM unnest($1::uuid[]) WITH ORDINALITY AS x(id, ord) ORDER BY x.ord`,
       [walletIds],
     );
     return rows.map((r) => Number(r.n));

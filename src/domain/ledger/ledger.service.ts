@@ -101,8 +101,8 @@ export class LedgerService {
     const balances = await this.repository.balances([wallet.id]);
     const balance = balances.find((b) => b.assetId === assetId);
     if (!balance) throw notFound('currency', query.currency);
-    const { rows, total } = await this.repository.page(wallet.id, assetId, query.limit, (query.page - 1) * query.limit);
-    return { balance, rows, total };
+    const rows = await this.repository.page(wallet.id, assetId, query.limit, (query.page - 1) * query.limit);
+    return { balance, rows, total: balance.transactionCount };
   }
 
   /** Transactions by id, in the order asked, one statement; another owner's (or a missing) id is null. */

@@ -20,6 +20,8 @@ export interface BalanceRow {
   symbol: string;
   fractions: number;
   amount: bigint;
+  /** Transactions that moved this balance (sent or received, in this currency). */
+  transactionCount: number;
 }
 
 /** One transaction as seen from one wallet's history (`balance` is that wallet's resulting balance). */

@@ -12,7 +12,7 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import { collectFields, collectSubfields } from 'graphql/execution/collectFields.js';
-import { balanceAfter, CURRENCY_ORDER, PROJECT_CURRENCIES, recentOfWallet } from '../../domain/ledger/ledger.repository.js';
+import { balanceAfter, CURRENCY_ORDER, PROJECT_CURRENCIES, recentOfWallet, transactionCountOf } from '../../domain/ledger/ledger.repository.js';
 import { MINT_ADDRESS } from '../../domain/ledger/ledger.types.js';
 import { minorToDecimalSql } from '../../domain/money.js';
 import { ProjectIdRule, UuidRule } from '../../domain/projects/project.rules.js';
@@ -263,7 +263,7 @@ class Planner {
               return unplannable();
           }
         }),
-      totalCount: `((SELECT count(*) FROM transactions t WHERE t.from_wallet_id = ${w}.id) + (SELECT count(*) FROM transactions t WHERE t.to_wallet_id = ${w}.id))`,
+      totalCount: transactionCountOf(`${w}.id`),
     });
   }
 

@@ -38,7 +38,10 @@ export async function ledgerViolations(db: Queryable, expected: Expectations): P
        FROM transactions t WHERE project_id = $1 ORDER BY t.seq`,
     [bank.projectId],
   );
-  const stored = await db.query<{ wallet_id: string; amount: string }>(`SELECT wallet_id, amount::text FROM balances WHERE project_id = $1`, [bank.projectId]);
+  const stored = await db.query<{ wallet_id: string; amount: string; tx_count: string }>(
+    `SELECT wallet_id, amount::text, tx_count::text FROM balances WHERE project_id = $1`,
+    [bank.projectId],
+  );
 
   // Replay the table in posting order: every stored running balance must be the replayed one, never below zero.
   const replayed = new Map<string, bigint>();
@@ -60,6 +63,12 @@ export async function ledgerViolations(db: Queryable, expected: Expectations): P
     if ((balances.get(wallet) ?? 0n) !== (replayed.get(wallet) ?? 0n)) {
       problems.push(`wallet ${wallet}: balance ${balances.get(wallet)} but credits - debits = ${replayed.get(wallet)}`);
     }
+  }
+  // Each balance row counts the transactions that moved it (the histories' totals read it).
+  const moved = new Map<string, number>();
+  for (const row of rows) for (const wallet of [row.from_wallet_id, row.to_wallet_id]) if (wallet) moved.set(wallet, (moved.get(wallet) ?? 0) + 1);
+  for (const b of stored) {
+    if (Number(b.tx_count) !== (moved.get(b.wallet_id) ?? 0)) problems.push(`wallet ${b.wallet_id}: tx_count ${b.tx_count}, ${moved.get(b.wallet_id) ?? 0} transactions`);
   }
   // Conservation: everything seeded, nothing more, nothing less.
   const seeded = sum(bank.seeds.map((s) => s.amount));
