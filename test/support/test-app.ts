@@ -9,6 +9,8 @@ export const ADMIN_TOKEN = 'test-admin-token';
 export interface HttpResult<T = any> {
   status: number;
   body: T;
+  /** The body as received (byte-level comparisons). */
+  text: string;
   headers: Headers;
 }
 
@@ -50,7 +52,7 @@ export async function startTestApp(options: { databaseUrl?: string; graphqlMaxCo
     if (body !== undefined && opts.contentType !== null) headers['content-type'] = opts.contentType ?? 'application/json';
     const response = await fetch(baseUrl + path, { method, headers, body });
     const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+    return { status: response.status, body: text ? JSON.parse(text) : undefined, text, headers: response.headers };
   };
   return {
     baseUrl,

@@ -20,9 +20,9 @@ import { walletsOfProject } from '../../domain/wallets/wallet.repository.js';
 import { decodeCursor } from '../cursors.js';
 import { projectIdOf } from '../ids.js';
 import { checkFirst } from '../paging.js';
-import { isoTimeSql, jsonObjectSql, literalSql, seqCursorSql } from './sql.js';
+import { isoTimeSql, jsonArraySql, jsonObjectSql, jsonValueSql, literalSql, seqCursorSql } from './sql.js';
 
-/** One statement whose single column `data` is the operation's whole `data` as JSON text (NULL: answer with resolvers). */
+/** One statement whose single column `data` is the operation's whole `data` as compact JSON text (NULL: answer with resolvers). */
 export interface SqlPlan {
   sql: string;
   params: unknown[];
@@ -95,39 +95,42 @@ class Planner {
     this.variables = coerced.coerced!;
     const queryType = schema.getQueryType()!;
     const roots = collectFields(schema, this.fragments, this.variables, queryType, this.operation.selectionSet);
-    // each root once, behind OFFSET 0 so that PostgreSQL does not inline (and run) it twice
-    const found: string[] = [];
+    // The roots' existence first (primary-key lookups): a root not found sends the operation to
+    // the resolvers, and CASE then builds none of the others for nothing.
+    const exists: string[] = [];
     const data = this.object(queryType, roots, (name, nodes) => {
-      found.push(this.root(name, nodes));
-      return `r${found.length}.v`;
+      const root = this.root(name, nodes);
+      exists.push(root.exists);
+      return root.json;
     });
-    const from = found.map((root, i) => `(SELECT ${root} AS v OFFSET 0) r${i + 1}`).join(' CROSS JOIN ');
-    const sql = found.length
-      ? `SELECT CASE WHEN ${found.map((_, i) => `r${i + 1}.v IS NULL`).join(' OR ')} THEN NULL ELSE ${data}::text END AS data FROM ${from}`
-      : `SELECT ${data}::text AS data`;
+    const sql = exists.length ? `SELECT CASE WHEN ${exists.join(' AND ')} THEN ${data} END AS data` : `SELECT ${data} AS data`;
     return { sql, params: this.params };
   }
 
-  /** A root that is not found is NULL, which sends the whole operation to the resolvers (their not_found). */
-  private root(name: string, nodes: readonly FieldNode[]): string {
+  /** A root's JSON, and the condition that it exists (another owner's does not: the resolvers answer not_found). */
+  private root(name: string, nodes: readonly FieldNode[]): { exists: string; json: string } {
     const args = this.args(this.request.schema.getQueryType()!, nodes);
     const owner = this.param(this.request.ownerId, 'text');
-    if (name === 'project') {
+    if (name === 'project' || name === 'wallets') {
       const p = this.alias('p');
-      const id = this.param(this.projectId(args.id, 'id'), 'int');
-      return `(SELECT ${this.project(p, this.subfields('Project', nodes))} FROM projects ${p} WHERE ${p}.id = ${id} AND ${p}.owner_id = ${owner})`;
+      const id = this.param(this.projectId(name === 'project' ? args.id : args.projectId, name === 'project' ? 'id' : 'projectId'), 'int');
+      const json =
+        name === 'project'
+          ? this.project(p, this.subfields('Project', nodes))
+          : this.wallets(p, args, getNamedType(this.request.schema.getQueryType()!.getFields().wallets.type) as GraphQLObjectType, nodes);
+      return {
+        exists: `EXISTS (SELECT 1 FROM projects WHERE id = ${id} AND owner_id = ${owner})`,
+        json: `(SELECT ${json} FROM projects ${p} WHERE ${p}.id = ${id} AND ${p}.owner_id = ${owner})`,
+      };
     }
     if (name === 'wallet') {
       const w = this.alias('w');
       if (!UuidRule.safeParse(args.id).success) unplannable();
       const id = this.param(args.id, 'uuid');
-      return `(SELECT ${this.wallet(w, this.subfields('Wallet', nodes))} FROM wallets ${w} WHERE ${w}.id = ${id} AND ${w}.owner_id = ${owner})`;
-    }
-    if (name === 'wallets') {
-      const p = this.alias('p');
-      const id = this.param(this.projectId(args.projectId, 'projectId'), 'int');
-      const type = getNamedType(this.request.schema.getQueryType()!.getFields().wallets.type) as GraphQLObjectType;
-      return `(SELECT ${this.wallets(p, args, type, nodes)} FROM projects ${p} WHERE ${p}.id = ${id} AND ${p}.owner_id = ${owner})`;
+      return {
+        exists: `EXISTS (SELECT 1 FROM wallets WHERE id = ${id} AND owner_id = ${owner})`,
+        json: `(SELECT ${this.wallet(w, this.subfields('Wallet', nodes))} FROM wallets ${w} WHERE ${w}.id = ${id} AND ${w}.owner_id = ${owner})`,
+      };
     }
     return unplannable();
   }
@@ -137,21 +140,21 @@ class Planner {
     return this.object(type, fields, (name, nodes) => {
       switch (name) {
         case 'id':
-          return `${p}.id::text`;
+          return jsonValueSql(`${p}.id::text`);
         case 'name':
-          return `${p}.name`;
+          return jsonValueSql(`${p}.name`);
         case 'type':
-          return `${p}.type`;
+          return jsonValueSql(`${p}.type`);
         case 'assetId':
-          return `${p}.asset_id`;
+          return jsonValueSql(`${p}.asset_id`);
         case 'owner':
-          return `${p}.owner_id`;
+          return jsonValueSql(`${p}.owner_id`);
         case 'supportExchangeRate':
-          return `${p}.support_exchange_rate`;
+          return jsonValueSql(`${p}.support_exchange_rate`);
         case 'createdAt':
-          return isoTimeSql(`${p}.created_at`);
+          return jsonValueSql(isoTimeSql(`${p}.created_at`));
         case 'updatedAt':
-          return isoTimeSql(`${p}.updated_at`);
+          return jsonValueSql(isoTimeSql(`${p}.updated_at`));
         case 'wallets':
           return this.wallets(p, this.args(type, nodes), getNamedType(type.getFields().wallets.type) as GraphQLObjectType, nodes);
         default:
@@ -185,18 +188,18 @@ class Planner {
     return this.object(type, fields, (name, nodes) => {
       switch (name) {
         case 'id':
-          return `${w}.id`;
+          return jsonValueSql(`${w}.id`);
         case 'projectId':
-          return `${w}.project_id::text`;
+          return jsonValueSql(`${w}.project_id::text`);
         case 'address':
-          return `${w}.address`;
+          return jsonValueSql(`${w}.address`);
         case 'type':
         case 'status':
-          return this.enumValue(type, name, `${w}.${name}`);
+          return jsonValueSql(this.enumValue(type, name, `${w}.${name}`));
         case 'createdAt':
-          return isoTimeSql(`${w}.created_at`);
+          return jsonValueSql(isoTimeSql(`${w}.created_at`));
         case 'updatedAt':
-          return isoTimeSql(`${w}.updated_at`);
+          return jsonValueSql(isoTimeSql(`${w}.updated_at`));
         case 'balances':
           return this.balances(w, this.subfields('Balance', nodes));
         case 'transactions':
@@ -212,18 +215,18 @@ class Planner {
     const balance = this.object(this.type('Balance'), fields, (name) => {
       switch (name) {
         case 'account':
-          return `${w}.address`;
+          return jsonValueSql(`${w}.address`);
         case 'currency':
-          return 'a.symbol';
+          return jsonValueSql('a.symbol');
         case 'assetId':
-          return 'a.id';
+          return jsonValueSql('a.id');
         case 'balance':
-          return minorToDecimalSql(`coalesce((SELECT b.amount FROM balances b WHERE b.wallet_id = ${w}.id AND b.asset_id = a.id), 0)`, 'a.fractions');
+          return jsonValueSql(minorToDecimalSql(`coalesce((SELECT b.amount FROM balances b WHERE b.wallet_id = ${w}.id AND b.asset_id = a.id), 0)`, 'a.fractions'));
         default:
           return unplannable();
       }
     });
-    return `(SELECT coalesce(json_agg(${balance} ORDER BY ${CURRENCY_ORDER}), '[]'::json)
+    return `(SELECT ${jsonArraySql(balance, CURRENCY_ORDER)}
                FROM projects p ${PROJECT_CURRENCIES}
               WHERE p.id = ${w}.project_id)`;
   }
@@ -244,21 +247,21 @@ class Planner {
         this.object(this.type('Transaction'), fields, (name) => {
           switch (name) {
             case 'id':
-              return 't.id';
+              return jsonValueSql('t.id');
             case 'projectId':
-              return 't.project_id::text';
+              return jsonValueSql('t.project_id::text');
             case 'amount':
-              return minorToDecimalSql('t.amount', 'a.fractions');
+              return jsonValueSql(minorToDecimalSql('t.amount', 'a.fractions'));
             case 'currency':
-              return 'a.symbol';
+              return jsonValueSql('a.symbol');
             case 'from':
-              return `coalesce((SELECT wf.address FROM wallets wf WHERE wf.id = t.from_wallet_id), ${literalSql(MINT_ADDRESS)})`;
+              return jsonValueSql(`coalesce((SELECT wf.address FROM wallets wf WHERE wf.id = t.from_wallet_id), ${literalSql(MINT_ADDRESS)})`);
             case 'to':
-              return '(SELECT wt.address FROM wallets wt WHERE wt.id = t.to_wallet_id)';
+              return jsonValueSql('(SELECT wt.address FROM wallets wt WHERE wt.id = t.to_wallet_id)');
             case 'date':
-              return isoTimeSql('t.created_at');
+              return jsonValueSql(isoTimeSql('t.created_at'));
             case 'balance':
-              return minorToDecimalSql(balanceAfter(`${w}.id`), 'a.fractions');
+              return jsonValueSql(minorToDecimalSql(balanceAfter(`${w}.id`), 'a.fractions'));
             default:
               return unplannable();
           }
@@ -280,31 +283,31 @@ class Planner {
         case 'edges': {
           const edgeType = getNamedType(type.getFields().edges.type) as GraphQLObjectType;
           const edge = this.object(edgeType, this.collect(edgeType, fieldNodes), (edgeField, edgeNodes) => {
-            if (edgeField === 'cursor') return seqCursorSql(`${row}.seq`);
+            if (edgeField === 'cursor') return jsonValueSql(seqCursorSql(`${row}.seq`));
             if (edgeField === 'node') return page.node(this.collect(getNamedType(edgeType.getFields().node.type) as GraphQLObjectType, edgeNodes));
             return unplannable();
           });
-          return `coalesce(json_agg(${edge} ORDER BY ${row}.n) ${inPage}, '[]'::json)`;
+          return jsonArraySql(edge, `${row}.n`, inPage);
         }
         case 'pageInfo': {
           const info = getNamedType(type.getFields().pageInfo.type) as GraphQLObjectType;
           return this.object(info, this.collect(info, fieldNodes), (infoField) => {
             switch (infoField) {
               case 'hasNextPage':
-                return `count(*) > ${first}`;
+                return jsonValueSql(`count(*) > ${first}`);
               case 'hasPreviousPage':
-                return String(page.hasPreviousPage);
+                return literalSql(String(page.hasPreviousPage));
               case 'startCursor':
-                return seqCursorSql(startSeq);
+                return jsonValueSql(seqCursorSql(startSeq));
               case 'endCursor':
-                return seqCursorSql(endSeq);
+                return jsonValueSql(seqCursorSql(endSeq));
               default:
                 return unplannable();
             }
           });
         }
         case 'totalCount':
-          return page.totalCount;
+          return jsonValueSql(page.totalCount);
         default:
           return unplannable();
       }
@@ -313,14 +316,14 @@ class Planner {
     return `(SELECT ${json} FROM (${page.rows}) ${row} ${page.joins ?? ''} GROUP BY ())`;
   }
 
-  /** `json_build_object` of the collected fields, in response order; `__typename` is the type's name. */
+  /** The JSON object of the collected fields, in response order; `__typename` is the type's name. */
   private object(type: GraphQLObjectType, fields: Fields, valueOf: (name: string, nodes: readonly FieldNode[]) => string): string {
     const entries: [string, string][] = [];
     for (const [key, nodes] of fields) {
       const name = nodes[0].name.value;
-      entries.push([key, name === '__typename' ? literalSql(type.name) : valueOf(name, nodes)]);
+      entries.push([key, name === '__typename' ? literalSql(JSON.stringify(type.name)) : valueOf(name, nodes)]);
     }
-    return jsonObjectSql(entries) ?? unplannable();
+    return jsonObjectSql(entries);
   }
 
   private enumValue(type: GraphQLObjectType, field: string, column: string): string {
