@@ -1,6 +1,7 @@
 import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
-import { BREAK, execute, GraphQLError, visit, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { execute, GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { mergesConditionalFields } from './conditional-merge.js';
 import type { GraphQLContext } from './context.js';
 import { planQuery } from './sql-plan/planner.js';
 import { RawJsonData } from './sql-plan/raw-json.js';
@@ -30,7 +31,7 @@ export function jitGateway(schema: GraphQLSchema, options: { sqlPlans: boolean }
     const key = `${requestContext.queryHash}/${requestContext.operationName ?? ''}`;
     let query = compiled.get(key);
     if (!query) {
-      const result = usesSkipOrInclude(requestContext.document) ? INTERPRETER : compileQuery(schema, requestContext.document, requestContext.operationName ?? undefined);
+      const result = mergesConditionalFields(requestContext.document) ? INTERPRETER : compileQuery(schema, requestContext.document, requestContext.operationName ?? undefined);
       if (result !== INTERPRETER && !isCompiledQuery(result)) return result;
       query = result;
       if (compiled.size >= CACHE_SIZE) compiled.delete(compiled.keys().next().value!);
@@ -55,28 +56,8 @@ export function jitGateway(schema: GraphQLSchema, options: { sqlPlans: boolean }
   };
 }
 
+/** graphql-js's interpreter, for the documents graphql-jit would execute wrongly (conditional-merge.ts). */
 const INTERPRETER = 'interpreter';
-
-/**
- * graphql-jit gets @skip/@include wrong where a response key occurs more than once and one
- * occurrence is skipped: it keeps the skipped occurrence's fragment fields, and it orders the key
- * where the skipped occurrence stood (found by the SQL plans' differential test,
- * test/graphql/sql-plan.test.ts). graphql-js's interpreter runs such documents instead: slower,
- * but as the spec says.
- */
-function usesSkipOrInclude(document: DocumentNode): boolean {
-  let found = false;
-  visit(document, {
-    Directive(node) {
-      if (node.name.value === 'skip' || node.name.value === 'include') {
-        found = true;
-        return BREAK;
-      }
-      return undefined;
-    },
-  });
-  return found;
-}
 
 async function planned(schema: GraphQLSchema, document: DocumentNode, operationName: string | null, variables: Record<string, unknown> | undefined, context: GraphQLContext): Promise<RawJsonData | null> {
   const plan = planQuery({ schema, document, operationName, variables, ownerId: context.principal.ownerId, maxPageSize: context.limits.maxPageSize });
