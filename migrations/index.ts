@@ -2,6 +2,7 @@ import { Migration20261121000000_initial } from './Migration20261121000000_initi
 import { Migration20261121010000_post_locks_new_asset } from './Migration20261121010000_post_locks_new_asset.js';
 import { Migration20261121020000_posting_request_key } from './Migration20261121020000_posting_request_key.js';
 import { Migration20261121030000_balance_transaction_counts } from './Migration20261121030000_balance_transaction_counts.js';
+import { Migration20261121040000_idempotent_answers_keep_key_order } from './Migration20261121040000_idempotent_answers_keep_key_order.js';
 
 /** Explicit list, so compiled (dist) and TypeScript (jest) runs apply the same migrations. */
 export const migrations = [
@@ -9,4 +10,5 @@ export const migrations = [
   { name: 'Migration20261121010000_post_locks_new_asset', class: Migration20261121010000_post_locks_new_asset },
   { name: 'Migration20261121020000_posting_request_key', class: Migration20261121020000_posting_request_key },
   { name: 'Migration20261121030000_balance_transaction_counts', class: Migration20261121030000_balance_transaction_counts },
+  { name: 'Migration20261121040000_idempotent_answers_keep_key_order', class: Migration20261121040000_idempotent_answers_keep_key_order },
 ];

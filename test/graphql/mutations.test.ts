@@ -256,11 +256,12 @@ describe('idempotencyKey: the REST idempotency store', () => {
   });
 
   it('an Idempotency-Key header on POST /graphql replays the whole answer, as for any POST', async () => {
-    const body = { query: 'mutation($i: TransferInput!) { transfer(input: $i) { id amount } }', variables: { i: input() } };
+    const body = { query: 'mutation($i: TransferInput!) { transfer(input: $i) { id amount date } }', variables: { i: input() } };
     const first = await t.request('POST', '/graphql', { key, body, headers: { 'idempotency-key': 'http-level' } });
     const again = await t.request('POST', '/graphql', { key, body, headers: { 'idempotency-key': 'http-level' } });
     expect(first.body.data.transfer.amount).toBe('3');
     expect(again.body).toEqual(first.body);
+    expect(Object.keys(again.body.data.transfer)).toEqual(['id', 'amount', 'date']); // the selection's order, as the first answer
     expect(again.headers.get('idempotent-replayed')).toBe('true');
   });
 

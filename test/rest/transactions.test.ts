@@ -210,6 +210,7 @@ describe('Idempotency-Key on POST /transactions', () => {
     expect(first.status).toBe(201);
     expect(second.status).toBe(201);
     expect(second.body).toEqual(first.body);
+    expect(Object.keys(second.body)).toEqual(Object.keys(first.body)); // the same answer, keys in the same order
     expect(second.headers.get('idempotent-replayed')).toBe('true');
     expect(await transactionCount(t)).toBe(before + 1);
     const reuse = await transfer({ amount: 2, from: a.id, to: b.id }, e.key, headers);
