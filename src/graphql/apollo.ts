@@ -7,14 +7,14 @@ import type { Reply } from '../http/route.js';
 import { createContext, type GraphQLContext } from './context.js';
 import { buildLedgerSchema } from './schema.js';
 import { formatError, isUnexpected } from './errors.js';
-import { jitGateway } from './jit-executor.js';
+import { executionGateway } from './execution-gateway.js';
 import { aliasLimitRule } from './limits/alias-limit.rule.js';
 import { costLimitPlugin } from './limits/cost.js';
 import { depthLimitRule } from './limits/depth-limit.rule.js';
 import { graphQLLimits, type GraphQLLimits } from './limits/limits.js';
 import { rootTypeRule } from './limits/root-type.rule.js';
-import { stringifyResult } from './sql-plan/raw-json.js';
 import { storableTextRule } from './limits/storable-text.rule.js';
+import { stringifyResult } from './sql-plan/raw-json.js';
 
 export interface GraphQLEndpoint {
   handle(req: IncomingMessage, body: unknown, principal: GraphQLContext['principal'], requestId: string, log: GraphQLContext['log']): Promise<Reply>;
@@ -36,7 +36,7 @@ export interface GraphQLEndpointOptions {
 export async function createGraphQLEndpoint(services: Services, limits: GraphQLLimits = graphQLLimits(), options: GraphQLEndpointOptions = { sqlPlans: true, exposePlan: false }): Promise<GraphQLEndpoint> {
   const { schema } = await buildLedgerSchema();
   const apollo = new ApolloServer<GraphQLContext>({
-    gateway: jitGateway(schema, { sqlPlans: options.sqlPlans }),
+    gateway: executionGateway(schema, { sqlPlans: options.sqlPlans }),
     stringifyResult,
     csrfPrevention: true,
     allowBatchedHttpRequests: false,

@@ -9,7 +9,8 @@ import { RawJsonData } from './sql-plan/raw-json.js';
 const CACHE_SIZE = 500;
 
 /**
- * Executes operations with graphql-jit instead of graphql-js's interpreter. graphql-js walks
+ * How operations run, behind Apollo's gateway interface: a SQL plan when the planner covers the
+ * read (below), otherwise graphql-jit instead of graphql-js's interpreter. graphql-js walks
  * the document for every field of every object of a result; graphql-jit compiles a document once
  * into a function specialised for it, which is what makes a page of 100 wallets with their
  * balances and recent transactions cheap in CPU (measured: see bench/README.md). Apollo Server
@@ -20,7 +21,7 @@ const CACHE_SIZE = 500;
  * PostgreSQL builds (sql-plan/planner.ts); the resolvers answer everything else, and any
  * planned read whose root is not found (their not_found error).
  */
-export function jitGateway(schema: GraphQLSchema, options: { sqlPlans: boolean }): GatewayInterface {
+export function executionGateway(schema: GraphQLSchema, options: { sqlPlans: boolean }): GatewayInterface {
   const compiled = new Map<string, CompiledQuery | typeof INTERPRETER>();
   const executor: GatewayExecutor = async (requestContext) => {
     const context = requestContext.context as unknown as GraphQLContext;
