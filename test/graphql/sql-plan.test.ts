@@ -294,7 +294,15 @@ describe('falls back to the resolvers', () => {
     ['an unsupported root field beside a supported one', () => ({ query: `{ project(id: "${project()}") { id } plan { planCode } }` }), 'data'],
     ['introspection beside a supported field', () => ({ query: `{ __schema { queryType { name } } wallet(id: "${walletId()}") { id } }` }), 'data'],
     ['a mutation', () => ({ query: `mutation { renameProject(id: "${other.projectId}", name: "Other owner") { id name } }`, key: () => keyB }), 'data'],
-    ['_entities', () => ({ query: 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Wallet { id address } } }', variables: { r: [{ __typename: 'Wallet', id: walletId() }] } }), 'data'],
+    ['_entities of a Project', () => ({ query: 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Project { id name } } }', variables: { r: [{ __typename: 'Project', id: project() }] } }), 'data'],
+    [
+      '_entities of Wallets and a Project together',
+      () => ({ query: 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Wallet { id } ... on Project { id } } }', variables: { r: [{ __typename: 'Wallet', id: walletId() }, { __typename: 'Project', id: project() }] } }),
+      'data',
+    ],
+    ['_entities of a Wallet by an upper-case id', () => ({ query: 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Wallet { id } } }', variables: { r: [{ __typename: 'Wallet', id: walletId().toUpperCase() }] } }), 'data'],
+    ['_entities of a Wallet by a malformed id', () => ({ query: 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Wallet { id } } }', variables: { r: [{ __typename: 'Wallet', id: 'nope' }] } }), 'data'],
+    ['_entities of an unknown type', () => ({ query: 'query($r: [_Any!]!) { _entities(representations: $r) { __typename } }', variables: { r: [{ __typename: 'Nope', id: walletId() }] } }), 'errors'],
     ['_service', () => ({ query: '{ _service { sdl } }' }), 'data'],
     ["another owner's project", () => ({ query: 'query($id: ID!) { project(id: $id) { id name } }', variables: { id: String(other.projectId) } }), 'errors'],
     ['a missing project', () => ({ query: '{ project(id: "2147483647") { id wallets { totalCount } } }' }), 'errors'],
@@ -324,6 +332,34 @@ describe('falls back to the resolvers', () => {
 
   it.each(cases)('%s', async (_title, request, answer) => {
     await expectFallback(request(), answer);
+  });
+});
+
+describe('_entities of Wallets (federation), by a plan', () => {
+  const entities = `query($r: [_Any!]!) {
+    _entities(representations: $r) {
+      __typename
+      ... on Wallet { id address type status balances { currency balance } ...Recent }
+    }
+  }
+  fragment Recent on Wallet { latest: transactions(first: 3) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node { id amount currency from to date balance } } } }`;
+
+  it("answers each representation in order: the wallet, or null when missing or another owner's (repeats included)", async () => {
+    const found = pools.walletIds.slice(0, 40);
+    const r = [...found, UNKNOWN_UUID, other.system.id, found[0]].map((id) => ({ __typename: 'Wallet', id }));
+    const res = await exchange({ query: entities, variables: { r } });
+    expect(differences([res])).toEqual([]);
+    expect([planOf(res.a), planOf(res.b)]).toEqual(['sql', null]);
+    const answered = res.b.body.data._entities;
+    expect(answered.map((w: { id: string } | null) => w?.id ?? null)).toEqual([...found, null, null, found[0]]);
+    expect(found.length).toBeGreaterThanOrEqual(20);
+    expect(answered.filter((w: { latest?: unknown } | null) => w?.latest)).toHaveLength(found.length + 1);
+  });
+
+  it('answers an empty list', async () => {
+    const res = await exchange({ query: entities, variables: { r: [] } });
+    expect(differences([res])).toEqual([]);
+    expect([planOf(res.a), res.b.body.data]).toEqual(['sql', { _entities: [] }]);
   });
 });
 

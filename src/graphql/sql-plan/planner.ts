@@ -46,7 +46,7 @@ const unplannable = (): never => {
 
 /**
  * Compiles a read-only operation over Project → wallets → balances / recent transactions (and
- * the `wallet` and `wallets` roots) into ONE SQL statement in which PostgreSQL builds the JSON
+ * the `wallet` and `wallets` roots, and federation's `_entities` of Wallets) into ONE SQL statement in which PostgreSQL builds the JSON
  * of the answer, as a hand-written query would: no rows to decode, no objects to map, no field
  * to resolve in Node. The SQL reuses the repositories' fragments (which wallets, which
  * currencies, which transactions) and the money module's conversion, so both paths read the
@@ -68,6 +68,9 @@ export function planQuery(request: PlanRequest): SqlPlan | null {
 }
 
 type Fields = Map<string, readonly FieldNode[]>;
+
+/** A UUID as PostgreSQL prints it (a wallet id); others are left to the resolvers' own reading. */
+const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 class Planner {
   private readonly params: unknown[] = [];
@@ -132,7 +135,25 @@ class Planner {
         json: `(SELECT ${this.wallet(w, this.subfields('Wallet', nodes))} FROM wallets ${w} WHERE ${w}.id = ${id} AND ${w}.owner_id = ${owner})`,
       };
     }
+    if (name === '_entities') return { exists: 'true', json: this.entities(args.representations, nodes, owner) };
     return unplannable();
+  }
+
+  /**
+   * Federation's `_entities` over Wallet representations: each one's wallet, or null when it is
+   * missing or another owner's, in the order given (as Wallet.__resolveReference). Any other
+   * representation (another type, an id the loader would read differently) is the resolvers'.
+   */
+  private entities(representations: unknown, nodes: readonly FieldNode[], owner: string): string {
+    if (!Array.isArray(representations)) return unplannable();
+    const ids = representations.map((representation: { __typename?: unknown; id?: unknown } | null) =>
+      representation?.__typename === 'Wallet' && typeof representation.id === 'string' && CANONICAL_UUID.test(representation.id) && UuidRule.safeParse(representation.id).success
+        ? representation.id
+        : unplannable(),
+    );
+    const w = this.alias('w');
+    const wallet = `(SELECT ${this.wallet(w, this.subfields('Wallet', nodes))} FROM wallets ${w} WHERE ${w}.id = x.id AND ${w}.owner_id = ${owner})`;
+    return `(SELECT ${jsonArraySql(`coalesce(${wallet}, 'null')`, 'x.ord')} FROM unnest(${this.param(ids, 'uuid[]')}) WITH ORDINALITY AS x(id, ord))`;
   }
 
   private project(p: string, fields: Fields): string {
