@@ -3,6 +3,7 @@ import { Migration20261121010000_post_locks_new_asset } from './Migration2026112
 import { Migration20261121020000_posting_request_key } from './Migration20261121020000_posting_request_key.js';
 import { Migration20261121030000_balance_transaction_counts } from './Migration20261121030000_balance_transaction_counts.js';
 import { Migration20261121040000_idempotent_answers_keep_key_order } from './Migration20261121040000_idempotent_answers_keep_key_order.js';
+import { Migration20261121050000_owner_wallet_counts } from './Migration20261121050000_owner_wallet_counts.js';
 
 /** Explicit list, so compiled (dist) and TypeScript (jest) runs apply the same migrations. */
 export const migrations = [
@@ -11,4 +12,5 @@ export const migrations = [
   { name: 'Migration20261121020000_posting_request_key', class: Migration20261121020000_posting_request_key },
   { name: 'Migration20261121030000_balance_transaction_counts', class: Migration20261121030000_balance_transaction_counts },
   { name: 'Migration20261121040000_idempotent_answers_keep_key_order', class: Migration20261121040000_idempotent_answers_keep_key_order },
+  { name: 'Migration20261121050000_owner_wallet_counts', class: Migration20261121050000_owner_wallet_counts },
 ];

@@ -19,6 +19,18 @@ const createWallet = (type: string, body: Record<string, unknown>, k = key) => t
 const newWallet = (type: string, body: Record<string, unknown> = {}, k = key) => expectStatus(createWallet(type, body, k), 201);
 const setStatus = (id: string, body: Record<string, unknown>, k = key) => t.request('PUT', `/wallets/status/${id}`, { key: k, body });
 
+/** The owner row's wallet counters (what the quota reads) and the wallets they count. */
+async function walletCounts(owner: string): Promise<{ counters: number[]; wallets: number[] }> {
+  const [row] = await t.db.query<{ counters: number[]; wallets: number[] }>(
+    `SELECT ARRAY[o.customer_wallet_count, o.system_wallet_count]::int[] AS counters,
+            ARRAY[(SELECT count(*) FROM wallets w WHERE w.owner_id = o.id AND w.type = 'customer'),
+                  (SELECT count(*) FROM wallets w WHERE w.owner_id = o.id AND w.type = 'system')]::int[] AS wallets
+       FROM owners o WHERE o.id = $1`,
+    [owner],
+  );
+  return row;
+}
+
 const WALLET_FIELDS = ['address', 'created_at', 'id', 'projectId', 'status', 'type', 'updated_at'];
 
 function expectWalletShape(wallet: any, withActivity: boolean): void {
@@ -98,6 +110,8 @@ describe('POST /wallets/create/{type}', () => {
     }
     const other = await expectStatus(t.request('POST', '/projects', { key, body: { name: 'Other' } }), 201);
     expect((await createWallet('customer', { address: 'dup-address', projectId: other.id })).status).toBe(201);
+    const { counters, wallets } = await walletCounts('wallets-owner'); // a refused create counts nothing
+    expect(counters).toEqual(wallets);
   });
 
   it('enforces system_wallets per owner on the free plan (403), exactly under concurrency', async () => {
@@ -110,18 +124,23 @@ describe('POST /wallets/create/{type}', () => {
     expect(refused[0].body).toEqual({ code: 'quota_exceeded', message: expect.any(String), details: { quota: 'system_wallets', limit: 2 } });
     // the customer quota is separate
     expect((await createWallet('customer', { projectId: project.id }, free)).status).toBe(201);
+    expect(await walletCounts('wallets-free-system')).toEqual({ counters: [1, 2], wallets: [1, 2] });
   });
 
-  it('enforces customer_wallets (100 on the free plan)', async () => {
+  it('enforces customer_wallets (100 on the free plan), exactly under concurrency', async () => {
     const free = await t.issueKey('wallets-free-customer', 'free');
     const project = await expectStatus(t.request('POST', '/projects', { key: free, body: { name: 'Free' } }), 201);
-    for (let batch = 0; batch < 4; batch++) {
+    for (let batch = 0; batch < 3; batch++) {
       const results = await Promise.all(Array.from({ length: 25 }, () => createWallet('customer', { projectId: project.id }, free)));
       expect(results.every((r) => r.status === 201)).toBe(true);
     }
-    const res = await createWallet('customer', { projectId: project.id }, free);
-    expect(res.status).toBe(403);
-    expect(res.body.details).toEqual({ quota: 'customer_wallets', limit: 100 });
+    // 30 at once for the last 25 places
+    const results = await Promise.all(Array.from({ length: 30 }, () => createWallet('customer', { projectId: project.id }, free)));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(25);
+    const refused = results.filter((r) => r.status === 403);
+    expect(refused).toHaveLength(5);
+    expect(refused[0].body).toEqual({ code: 'quota_exceeded', message: expect.any(String), details: { quota: 'customer_wallets', limit: 100 } });
+    expect(await walletCounts('wallets-free-customer')).toEqual({ counters: [100, 0], wallets: [100, 0] });
   });
 
   it('counts wallet quotas per owner across projects', async () => {

@@ -1,10 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from '../auth/api-key.service.js';
 import { ProjectSchema, WalletSchema } from '../../db/entities.js';
 import type { Database } from '../../db/database.js';
 import { conflict, LedgerError, notFound } from '../errors.js';
-import { checkField, checkInput, isUniqueViolation, lockOwner, quotaExceeded } from '../projects/guards.js';
+import { checkField, checkInput, isUniqueViolation, quotaExceeded } from '../projects/guards.js';
 import { alignById, offsetOf, PageRules, type Page, type PageRequest } from '../projects/paging.js';
 import { ProjectIdRule, UuidRule } from '../projects/project.rules.js';
 import { holdsFunds, walletSlices } from './wallet.repository.js';
@@ -12,6 +13,17 @@ import { CreateWalletRules, SetWalletStatusRules, WalletListRules, WalletSliceRu
 import { toWalletView, type CreateWalletInput, type SetWalletStatusInput, type WalletSlice, type WalletSliceInput, type WalletType, type WalletView } from './wallet.types.js';
 
 const QUOTA = { customer: 'customer_wallets', system: 'system_wallets' } as const;
+/** The owner row's count of its wallets of each type (wallets are never deleted). */
+const COUNTER = { customer: 'customer_wallet_count', system: 'system_wallet_count' } as const;
+
+/**
+ * Takes lockOwner's lock and reads the owner's wallet count in the same statement. The count only
+ * moves under this lock, so a quota check reads one row instead of counting the owner's wallets.
+ */
+async function lockOwnerReadingCount(em: EntityManager, ownerId: string, type: WalletType): Promise<number> {
+  const [owner] = await em.execute<{ count: string }[]>(`SELECT ${COUNTER[type]} AS count FROM owners WHERE id = ? FOR NO KEY UPDATE`, [ownerId]);
+  return Number(owner.count);
+}
 
 const generatedAddress = (): string => `wal_${randomBytes(12).toString('hex')}`;
 
@@ -26,12 +38,13 @@ export class WalletService {
     const address = data.address ?? generatedAddress();
     try {
       return await this.db.em().transactional(async (em) => {
-        await lockOwner(em, ownerId);
+        const count = await lockOwnerReadingCount(em, ownerId, type);
         if (!(await em.count(ProjectSchema, { id: data.projectId, ownerId }))) throw notFound('project', data.projectId);
         const limit = principal.plan[QUOTA[type]];
-        if ((await em.count(WalletSchema, { ownerId, type })) >= limit) throw quotaExceeded(QUOTA[type], limit);
+        if (count >= limit) throw quotaExceeded(QUOTA[type], limit);
         const wallet = em.create(WalletSchema, { id: randomUUID(), projectId: data.projectId, ownerId, address, type, status: 'active' });
         await em.flush();
+        await em.execute(`UPDATE owners SET ${COUNTER[type]} = ${COUNTER[type]} + 1 WHERE id = ?`, [ownerId]);
         return toWalletView(wallet);
       });
     } catch (error) {
