@@ -153,12 +153,8 @@ export class LedgerRepository {
   /** One page of a wallet's history in one asset, newest first (the total is the balance row's `transactionCount`). */
   async page(walletId: string, assetId: string, limit: number, offset: number): Promise<HistoryRow[]> {
     const rows = await this.db.query<RawHistory>(
-      `SELECT $1::uuid AS wallet_id, ${HISTORY_COLUMNS},
-              CASE WHEN t.from_wallet_id = $1 THEN t.from_balance ELSE t.to_balance END::text AS balance
-         FROM (
-           (SELECT * FROM transactions WHERE from_wallet_id = $1 AND asset_id = $2 ORDER BY seq DESC LIMIT $3::bigint + $4::bigint)
-           UNION ALL
-           (SELECT * FROM transactions WHERE to_wallet_id = $1 AND asset_id = $2 ORDER BY seq DESC LIMIT $3::bigint + $4::bigint)
+      `SELECT $1::uuid AS wallet_id, ${HISTORY_COLUMNS}, ${balanceAfter('$1::uuid')}::text AS balance
+         FROM (${recentOfWallet('$1::uuid', 'NULL::bigint', '($3::bigint + $4::bigint)', '$2::uuid')}
          ) t
          ${HISTORY_JOINS}
         ORDER BY t.seq DESC LIMIT $3::bigint OFFSET $4::bigint`,
