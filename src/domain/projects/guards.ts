@@ -20,13 +20,24 @@ export function checkField<T>(field: string, schema: z.ZodType<T>, value: unknow
 export const quotaExceeded = (quota: QuotaName, limit: number): LedgerError =>
   new LedgerError('quota_exceeded', `the plan allows at most ${limit} (${quota})`, { quota, limit });
 
+/** The owner's wallets of each type, as counted on the owner row (migration 6; wallets are never deleted). */
+export interface OwnerWalletCounts {
+  customer: number;
+  system: number;
+}
+
 /**
- * Serialises the owner's creations (projects, wallets) so that count-then-insert quotas are exact
- * under concurrency. NO KEY UPDATE conflicts with itself but not with the KEY SHARE locks that
- * foreign-key checks take, so it never blocks unrelated inserts.
+ * Serialises the owner's creations (projects, wallets) so that quota checks are exact under
+ * concurrency, and reads the wallet counts that only move under this lock. NO KEY UPDATE
+ * conflicts with itself but not with the KEY SHARE locks that foreign-key checks take, so it
+ * never blocks unrelated inserts.
  */
-export async function lockOwner(em: EntityManager, ownerId: string): Promise<void> {
-  await em.execute('SELECT 1 FROM owners WHERE id = ? FOR NO KEY UPDATE', [ownerId]);
+export async function lockOwner(em: EntityManager, ownerId: string): Promise<OwnerWalletCounts> {
+  const [owner] = await em.execute<{ customer: string; system: string }[]>(
+    'SELECT customer_wallet_count AS customer, system_wallet_count AS system FROM owners WHERE id = ? FOR NO KEY UPDATE',
+    [ownerId],
+  );
+  return { customer: Number(owner?.customer ?? 0), system: Number(owner?.system ?? 0) };
 }
 
 const pgCode = (error: unknown): string | undefined => (error as { code?: string } | null)?.code;

@@ -1,11 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from '../auth/api-key.service.js';
 import { ProjectSchema, WalletSchema } from '../../db/entities.js';
 import type { Database } from '../../db/database.js';
 import { conflict, LedgerError, notFound } from '../errors.js';
-import { checkField, checkInput, isUniqueViolation, quotaExceeded } from '../projects/guards.js';
+import { checkField, checkInput, isUniqueViolation, lockOwner, quotaExceeded } from '../projects/guards.js';
 import { alignById, offsetOf, PageRules, type Page, type PageRequest } from '../projects/paging.js';
 import { ProjectIdRule, UuidRule } from '../projects/project.rules.js';
 import { holdsFunds, walletSlices } from './wallet.repository.js';
@@ -15,15 +14,6 @@ import { toWalletView, type CreateWalletInput, type SetWalletStatusInput, type W
 const QUOTA = { customer: 'customer_wallets', system: 'system_wallets' } as const;
 /** The owner row's count of its wallets of each type (wallets are never deleted). */
 const COUNTER = { customer: 'customer_wallet_count', system: 'system_wallet_count' } as const;
-
-/**
- * Takes lockOwner's lock and reads the owner's wallet count in the same statement. The count only
- * moves under this lock, so a quota check reads one row instead of counting the owner's wallets.
- */
-async function lockOwnerReadingCount(em: EntityManager, ownerId: string, type: WalletType): Promise<number> {
-  const [owner] = await em.execute<{ count: string }[]>(`SELECT ${COUNTER[type]} AS count FROM owners WHERE id = ? FOR NO KEY UPDATE`, [ownerId]);
-  return Number(owner.count);
-}
 
 const generatedAddress = (): string => `wal_${randomBytes(12).toString('hex')}`;
 
@@ -38,7 +28,7 @@ export class WalletService {
     const address = data.address ?? generatedAddress();
     try {
       return await this.db.em().transactional(async (em) => {
-        const count = await lockOwnerReadingCount(em, ownerId, type);
+        const count = (await lockOwner(em, ownerId))[type];
         if (!(await em.count(ProjectSchema, { id: data.projectId, ownerId }))) throw notFound('project', data.projectId);
         const limit = principal.plan[QUOTA[type]];
         if (count >= limit) throw quotaExceeded(QUOTA[type], limit);
