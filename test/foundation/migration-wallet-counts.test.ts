@@ -1,21 +1,14 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import pg from 'pg';
+import { randomUUID } from 'node:crypto';
 import { migrate, openDatabase, type Database } from '../../src/db/database.js';
-import { embeddedUrl } from '../../src/db/embedded-postgres.js';
 import { loadPlans } from '../../src/domain/auth/plans.js';
 import { WalletService } from '../../src/domain/wallets/wallet.service.js';
 import { createLogger } from '../../src/logger.js';
-import { clusterPort } from '../support/database.js';
+import { createEmptyDatabase } from '../support/database.js';
 
 /** Migration 6 counts, on each owner row, the wallets of each type created before it ran. */
 let db: Database;
 beforeAll(async () => {
-  const name = `m_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: embeddedUrl(clusterPort(), 'postgres') });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  db = await openDatabase(embeddedUrl(clusterPort(), name), createLogger('silent'), 2);
+  db = await openDatabase(await createEmptyDatabase(), createLogger('silent'), 2);
 });
 afterAll(() => db.close());
 

@@ -20,3 +20,16 @@ export async function createTestDatabase(): Promise<string> {
   }
   return embeddedUrl(clusterPort(), name);
 }
+
+/** A new, empty database (no migration applied), for tests that migrate step by step; returns its URL. */
+export async function createEmptyDatabase(): Promise<string> {
+  const name = `m_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: embeddedUrl(clusterPort(), 'postgres') });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  return embeddedUrl(clusterPort(), name);
+}
