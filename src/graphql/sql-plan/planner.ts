@@ -75,6 +75,7 @@ const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
 class Planner {
   private readonly params: unknown[] = [];
   private aliases = 0;
+  private ownerParam: string | undefined;
   private readonly fragments: Record<string, FragmentDefinitionNode> = Object.create(null);
   private readonly operation: OperationDefinitionNode;
   private variables: Record<string, unknown> = {};
@@ -113,7 +114,7 @@ class Planner {
   /** A root's JSON, and the condition that it exists (another owner's does not: the resolvers answer not_found). */
   private root(name: string, nodes: readonly FieldNode[]): { exists: string; json: string } {
     const args = this.args(this.request.schema.getQueryType()!, nodes);
-    const owner = this.param(this.request.ownerId, 'text');
+    const owner = this.owner();
     if (name === 'project' || name === 'wallets') {
       const p = this.alias('p');
       const id = this.param(this.projectId(name === 'project' ? args.id : args.projectId, name === 'project' ? 'id' : 'projectId'), 'int');
@@ -401,6 +402,12 @@ class Planner {
     } catch {
       return unplannable();
     }
+  }
+
+  /** The caller, one parameter for every root (created on first use: an unused parameter has no type). */
+  private owner(): string {
+    this.ownerParam ??= this.param(this.request.ownerId, 'text');
+    return this.ownerParam;
   }
 
   private param(value: unknown, type: string): string {
