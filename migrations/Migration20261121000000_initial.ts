@@ -166,6 +166,8 @@ export class Migration20261121000000_initial extends Migration {
  * element ('wallet_inactive', 'insufficient_funds', 'balance_overflow') writes nothing and
  * does not stop the others; an accepted one returns both resulting balances.
  */
+// Frozen: the function as this migration installed it. The current definition is
+// src/domain/ledger/ledger_post.sql, installed by migrate() after the migrations.
 const LEDGER_POST = `
 CREATE FUNCTION ledger_post(
   p_project integer[], p_asset uuid[], p_from uuid[], p_to uuid[], p_amount bigint[]

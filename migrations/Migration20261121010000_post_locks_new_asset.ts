@@ -13,6 +13,8 @@ export class Migration20261121010000_post_locks_new_asset extends Migration {
   }
 }
 
+// Frozen: the function as this migration installed it. The current definition is
+// src/domain/ledger/ledger_post.sql, installed by migrate() after the migrations.
 const LEDGER_POST = `
 CREATE OR REPLACE FUNCTION ledger_post(
   p_project integer[], p_asset uuid[], p_from uuid[], p_to uuid[], p_amount bigint[]

@@ -16,6 +16,8 @@ export class Migration20261121020000_posting_request_key extends Migration {
   }
 }
 
+// Frozen: the function as this migration installed it. The current definition is
+// src/domain/ledger/ledger_post.sql, installed by migrate() after the migrations.
 const LEDGER_POST = `
 CREATE FUNCTION ledger_post(
   p_project integer[], p_asset uuid[], p_from uuid[], p_to uuid[], p_amount bigint[], p_request text[]

@@ -17,6 +17,8 @@ export class Migration20261121030000_balance_transaction_counts extends Migratio
   }
 }
 
+// Frozen: the function as this migration installed it. The current definition is
+// src/domain/ledger/ledger_post.sql, installed by migrate() after the migrations.
 const LEDGER_POST = `
 CREATE OR REPLACE FUNCTION ledger_post(
   p_project integer[], p_asset uuid[], p_from uuid[], p_to uuid[], p_amount bigint[], p_request text[]

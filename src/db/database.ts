@@ -4,6 +4,7 @@ import pg from 'pg';
 import { entities } from './entities.js';
 import { instrumentClient } from './statement-counter.js';
 import { migrations } from '../../migrations/index.js';
+import { installRoutines } from './routines.js';
 import type { Logger } from '../logger.js';
 
 // Postgres int8 and numeric arrive as strings; money stays exact because we never parse
@@ -83,7 +84,8 @@ export async function openDatabase(url: string, logger: Logger, poolSize = 20): 
 const MIGRATION_LOCK = 727_401_001;
 
 /**
- * Applies pending migrations. A session advisory lock makes concurrent start-ups take turns,
+ * Applies pending migrations, then installs the database routines whose files changed
+ * (src/db/routines.ts). A session advisory lock makes concurrent start-ups take turns,
  * so two instances against one database never run the same migration twice.
  */
 export async function migrate(db: Database, logger: Logger): Promise<string[]> {
@@ -93,6 +95,8 @@ export async function migrate(db: Database, logger: Logger): Promise<string[]> {
     const applied = await db.orm.migrator.up();
     const names = applied.map((m) => m.name);
     if (names.length) logger.info({ migrations: names }, 'migrations applied');
+    const routines = await installRoutines(lock);
+    if (routines.length) logger.info({ routines }, 'database routines installed');
     return names;
   } finally {
     await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);

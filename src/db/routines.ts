@@ -1,0 +1,65 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type pg from 'pg';
+
+/**
+ * Database routines whose current definition lives in one `.sql` file beside the code that calls
+ * them (the posting rules in src/domain/ledger/ledger_post.sql). Schema migrations change tables;
+ * these files are code, installed by `migrate()` after the migrations whenever their text changes
+ * (a repeatable migration), so a reader finds the rules in exactly one place.
+ */
+export const ROUTINES = [{ name: 'ledger_post', file: 'src/domain/ledger/ledger_post.sql' }] as const;
+
+export interface Routine {
+  name: string;
+  sql: string;
+  sha256: string;
+}
+
+/** The source tree ships with the build (dist/ only holds JavaScript), so files are read from the project root. */
+export function projectRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, 'package.json'))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error('package.json not found above ' + fileURLToPath(import.meta.url));
+    dir = parent;
+  }
+  return dir;
+}
+
+export function loadRoutines(): Routine[] {
+  const root = projectRoot();
+  return ROUTINES.map(({ name, file }) => {
+    const sql = readFileSync(path.join(root, file), 'utf8');
+    return { name, sql, sha256: createHash('sha256').update(sql).digest('hex') };
+  });
+}
+
+/**
+ * Installs every routine whose file changed since it was last installed, each in one transaction
+ * with its record. The caller holds the migration lock, so instances starting together take turns.
+ */
+export async function installRoutines(client: pg.PoolClient): Promise<string[]> {
+  const installed: string[] = [];
+  for (const routine of loadRoutines()) {
+    const { rows } = await client.query<{ sha256: string }>(`SELECT sha256 FROM db_routines WHERE name = $1`, [routine.name]);
+    if (rows[0]?.sha256 === routine.sha256) continue;
+    await client.query('BEGIN');
+    try {
+      await client.query(routine.sql);
+      await client.query(
+        `INSERT INTO db_routines (name, sha256) VALUES ($1, $2)
+           ON CONFLICT (name) DO UPDATE SET sha256 = excluded.sha256, installed_at = now()`,
+        [routine.name, routine.sha256],
+      );
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+    installed.push(routine.name);
+  }
+  return installed;
+}
