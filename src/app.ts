@@ -40,6 +40,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     adminToken: options.adminToken,
     exposeStatementCount: options.exposeStatementCount ?? false,
   });
+  await services.notifications.start();
   services.calls.start();
   const purge = setInterval(() => void services.idempotency.purgeExpired().catch(() => undefined), 3_600_000);
   purge.unref();
@@ -64,6 +65,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       clearTimeout(timer);
       await graphql.stop();
       await services.calls.stop();
+      await services.notifications.stop();
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Database } from './db/database.js';
+import { NotificationChannel } from './db/notifications.js';
 import { ApiKeyService } from './domain/auth/api-key.service.js';
 import { CallCounter } from './domain/auth/call-counter.js';
 import { PlanService } from './domain/auth/plan.service.js';
@@ -17,6 +18,8 @@ import type { Logger } from './logger.js';
 /** The domain services, built once per process and shared by REST, GraphQL and the CLI. */
 export interface Services {
   db: Database;
+  /** LISTEN/NOTIFY across instances; started by the app (src/app.ts), idle in the CLI. */
+  notifications: NotificationChannel;
   apiKeys: ApiKeyService;
   calls: CallCounter;
   plans: PlanService;
@@ -39,6 +42,7 @@ export async function createServices(db: Database, logger: Logger): Promise<Serv
     assets: new AssetService(db),
     wallets: new WalletService(db),
     db,
+    notifications: new NotificationChannel(db.url, logger),
     apiKeys,
     calls: new CallCounter(db, logger),
     plans: new PlanService(),

@@ -27,6 +27,8 @@ function rawQueryTypes(poolTypes: TypeParsers | undefined): TypeParsers {
 }
 
 export interface Database {
+  /** The connection URL, for connections outside the pool (the LISTEN connection). */
+  url: string;
   orm: MikroORM;
   pool: pg.Pool;
   /** A fresh unit of work (one per request or operation). */
@@ -52,6 +54,7 @@ export async function openDatabase(url: string, logger: Logger, poolSize = 20): 
   pool.on('error', (err) => logger.warn({ err }, 'idle database connection failed'));
   const types = rawQueryTypes((pool as unknown as { options: { types?: TypeParsers } }).options.types);
   return {
+    url,
     orm,
     pool,
     em: () => orm.em.fork(),

@@ -60,32 +60,3 @@ export const validationError = (field: string, problem: string): LedgerError => 
 
 export const conflict = (message: string, details: ErrorDetails = {}): LedgerError =>
   new LedgerError('conflict', message, details);
-
-/** Anything that is not a LedgerError becomes an opaque internal_error (the cause is logged, never sent). */
-export function toLedgerError(error: unknown): LedgerError {
-  if (error instanceof LedgerError) return error;
-  const pgError = translatePgError(error);
-  return pgError ?? new LedgerError('internal_error', 'internal error');
-}
-
-/** PostgreSQL errors a valid request can still meet, translated where they arise. */
-export function translatePgError(error: unknown): LedgerError | undefined {
-  const code = (error as { code?: string } | null)?.code;
-  switch (code) {
-    case '23505':
-      return conflict('a resource with the same unique value already exists', {
-        constraint: (error as { constraint?: string }).constraint,
-      });
-    case '22003':
-      return validationError('body', 'number out of range');
-    // Text PostgreSQL cannot store (NUL; \u0000 in jsonb) or JSON nested too deeply for it, from
-    // inputs no body check sees (query strings, GraphQL literals).
-    case '22021':
-    case '22P05':
-      return validationError('input', 'contains characters that cannot be stored (NUL or invalid Unicode)');
-    case '54001':
-      return validationError('input', 'is nested too deeply');
-    default:
-      return undefined;
-  }
-}

@@ -1,5 +1,6 @@
 import type { GraphQLFormattedError } from 'graphql';
-import { LedgerError, toLedgerError } from '../domain/errors.js';
+import { LedgerError } from '../domain/errors.js';
+import { toLedgerError } from '../domain/shared/error-translation.js';
 
 /**
  * One adapter from domain errors to GraphQL: `extensions.code` is the contract code (§6) and

@@ -1,8 +1,8 @@
 import { ArgsType, Field, Int } from 'type-graphql';
 import { validationError } from '../domain/errors.js';
-import type { Page, PageRequest } from '../domain/projects/paging.js';
 import { encodeCursor, offsetAfter } from './cursors.js';
 import type { Window } from './types/connection.js';
+import type { Page, PageRequest } from '../domain/shared/paging.js';
 
 @ArgsType()
 export class PageArgs {

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { LedgerError, validationError } from '../domain/errors.js';
 import { ExactNumber, plainDecimal } from '../domain/money.js';
-import { isStorableText } from '../domain/storable-text.js';
+import { isStorableText } from '../domain/shared/storable-text.js';
 
 export const MAX_BODY_BYTES = 100 * 1024;
 /** Deeper JSON is refused before it reaches PostgreSQL, whose jsonb parser would fail on it. */

@@ -2,14 +2,15 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { randomUUID } from 'node:crypto';
 import type { ApiKeyService, Principal } from '../domain/auth/api-key.service.js';
 import type { CallCounter } from '../domain/auth/call-counter.js';
-import { LedgerError, toLedgerError, validationError } from '../domain/errors.js';
+import { LedgerError, validationError } from '../domain/errors.js';
 import { fingerprint, type IdempotencyService } from '../domain/idempotency/idempotency.service.js';
 import { withStatementScope, type StatementScope } from '../db/statement-counter.js';
 import type { Logger } from '../logger.js';
 import { readJsonBody } from './body.js';
 import type { Reply, Route } from './route.js';
 import { Router } from './router.js';
-import { parseInput } from '../domain/validation.js';
+import { toLedgerError } from '../domain/shared/error-translation.js';
+import { parseInput } from '../domain/shared/validation.js';
 
 export interface HttpDeps {
   routes: Route[];

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { ExchangeRateRule, MetadataRule, ProjectNameRule, ProjectTypeRule, UuidRule } from '../domain/projects/project.rules.js';
+import { ExchangeRateRule, MetadataRule, ProjectNameRule, ProjectTypeRule } from '../domain/projects/project.rules.js';
 import type { ProjectView } from '../domain/projects/project.types.js';
 import { PageQuery, PaginationBody, ProjectIdQuery } from './schemas.js';
+import { UuidRule } from '../domain/shared/ids.js';
 
 export const ProjectIdParams = z.strictObject({ id: ProjectIdQuery });
 export const ProjectListQuery = z.strictObject({ ...PageQuery });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { MAX_PROJECT_ID, ProjectIdRule, UuidRule } from '../domain/projects/project.rules.js';
 import { CurrencyRule, WalletRefRule } from '../domain/ledger/ledger.rules.js';
 import { AmountRule } from '../domain/money.js';
+import { MAX_PROJECT_ID, ProjectIdRule, UuidRule } from '../domain/shared/ids.js';
 
 /** Shared request/response pieces; every REST schema is strict (unknown fields → 400). */
 export const ErrorBody = z

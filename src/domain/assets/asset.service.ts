@@ -4,12 +4,14 @@ import type { Principal } from '../auth/api-key.service.js';
 import { AssetSchema, ProjectSchema } from '../../db/entities.js';
 import type { Database } from '../../db/database.js';
 import { conflict, LedgerError, notFound } from '../errors.js';
-import { checkField, checkInput, isUniqueViolation, quotaExceeded } from '../projects/guards.js';
-import { alignById, offsetOf, PageRules, type Page, type PageRequest } from '../projects/paging.js';
-import { ProjectIdRule, UuidRule } from '../projects/project.rules.js';
 import { hasPostings, lockProject, lockProjectsUsing, reassignPrimary, symbolTaken } from './asset.repository.js';
 import { AssetListRules, CreateAssetRules, UpdateAssetRules } from './asset.rules.js';
 import { toAssetView, type AssetView, type CreateAssetInput, type UpdateAssetInput } from './asset.types.js';
+import { checkField, checkInput } from '../shared/validation.js';
+import { isUniqueViolation } from '../shared/error-translation.js';
+import { quotaExceeded } from '../auth/plans.js';
+import { alignById, offsetOf, PageRules, type Page, type PageRequest } from '../shared/paging.js';
+import { ProjectIdRule, UuidRule } from '../shared/ids.js';
 
 const symbolConflict = (symbol: string) => conflict(`the project already has a currency with symbol ${symbol}`, { field: 'symbol', symbol });
 

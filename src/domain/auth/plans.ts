@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.js';
+import { LedgerError } from '../errors.js';
 
 export interface Plan {
   code: string;
@@ -13,6 +14,9 @@ export interface Plan {
 }
 
 export type QuotaName = 'projects' | 'assets_per_project' | 'customer_wallets' | 'system_wallets';
+
+export const quotaExceeded = (quota: QuotaName, limit: number): LedgerError =>
+  new LedgerError('quota_exceeded', `the plan allows at most ${limit} (${quota})`, { quota, limit });
 
 /** The plan table is data (seeded by a migration); it is read once and kept. */
 export async function loadPlans(db: Database): Promise<Map<string, Plan>> {

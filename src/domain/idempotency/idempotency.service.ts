@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Database } from '../../db/database.js';
-import { LedgerError, toLedgerError } from '../errors.js';
+import { LedgerError } from '../errors.js';
 import { withRequestKey } from './request-scope.js';
+import { toLedgerError } from '../shared/error-translation.js';
 
 export interface StoredReply {
   status: number;

@@ -1,9 +1,7 @@
 import type { Database } from '../../db/database.js';
-import { UUID_PATTERN } from '../projects/project.rules.js';
 import type { AssetRef, BalanceRow, HistoryRow, PostingRequest, PostingResult, TransactionRow, WalletRef } from './ledger.types.js';
 import { MINT_ADDRESS } from './ledger.types.js';
-
-export const isUuid = (value: string): boolean => UUID_PATTERN.test(value);
+import { isUuid } from '../shared/ids.js';
 
 export interface PostingContext {
   projectId: number;

@@ -2,11 +2,12 @@ import type { Principal } from '../auth/api-key.service.js';
 import { LedgerError, notFound, validationError } from '../errors.js';
 import { toMinor } from '../money.js';
 import { nextPostingKey } from '../idempotency/request-scope.js';
-import { isUuid, type LedgerRepository, type PostingContext } from './ledger.repository.js';
+import { type LedgerRepository, type PostingContext } from './ledger.repository.js';
 import { checkReferences } from './ledger.rules.js';
 import type { PostingQueue } from './posting-queue.js';
 import type { AssetRef, BalanceRow, HistoryRow, PostingResult, TransactionRow, WalletRef } from './ledger.types.js';
 import { MINT_ADDRESS } from './ledger.types.js';
+import { isUuid } from '../shared/ids.js';
 
 export interface TransferInput {
   projectId: number;

@@ -1,5 +1,6 @@
 import type { LedgerRepository } from './ledger.repository.js';
 import type { PostingRequest, PostingResult } from './ledger.types.js';
+import { isDeadlock, rolledBack } from '../shared/error-translation.js';
 
 interface Waiting {
   request: PostingRequest;
@@ -13,9 +14,6 @@ interface Lane {
 }
 
 const MAX_BATCH = 200;
-// ledger_post locks in one global order, so a deadlock should not happen; if one ever does, its
-// statement was rolled back and may be sent again.
-const RETRYABLE = new Set(['40P01']);
 
 /**
  * Coalesces postings per sender wallet. While one batch of a wallet is in the database, the
@@ -71,20 +69,10 @@ export class PostingQueue {
       try {
         return await this.repository.post(requests);
       } catch (error) {
-        const code = (error as { code?: string }).code;
-        if (!code || !RETRYABLE.has(code) || attempt >= 5) throw error;
+        // ledger_post locks in one global order, so a deadlock should not happen; if one ever
+        // does, its statement was rolled back and may be sent again.
+        if (!isDeadlock(error) || attempt >= 5) throw error;
       }
     }
   }
-}
-
-/**
- * Whether a failed `ledger_post` call is known to have written nothing: PostgreSQL answered with
- * an error (a SQLSTATE) for the statement, which rolls its transaction back. Without one — the
- * connection dropped — or with a connection-class error (08…), the commit may have happened.
- */
-export function rolledBack(error: unknown): boolean {
-  const { code, severity } = (error ?? {}) as { code?: unknown; severity?: unknown };
-  // `severity` marks an ErrorResponse from the server (a socket error such as EPIPE has a code too)
-  return typeof severity === 'string' && typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !code.startsWith('08');
 }

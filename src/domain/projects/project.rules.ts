@@ -1,12 +1,9 @@
 import { z } from 'zod';
+import { UuidRule } from '../shared/ids.js';
 
 /** Field rules of a project (CONTRACT §3), shared by the service and the REST schemas. */
-export const MAX_PROJECT_ID = 2_147_483_647;
 export const MAX_METADATA_BYTES = 16 * 1024;
 
-export const ProjectIdRule = z.number().int().min(1).max(MAX_PROJECT_ID);
-export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const UuidRule = z.string().regex(UUID_PATTERN, 'must be a UUID');
 export const ProjectNameRule = z.string().trim().min(1, 'must not be empty').max(200);
 export const ProjectTypeRule = z.enum(['loyalty']);
 export const ExchangeRateRule = z.number().positive();

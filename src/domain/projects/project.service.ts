@@ -2,10 +2,14 @@ import type { Principal } from '../auth/api-key.service.js';
 import { AssetSchema, ProjectSchema } from '../../db/entities.js';
 import type { Database } from '../../db/database.js';
 import { notFound } from '../errors.js';
-import { checkField, checkInput, isForeignKeyViolation, lockOwner, quotaExceeded } from './guards.js';
-import { alignById, offsetOf, PageRules, type Page, type PageRequest } from './paging.js';
-import { CreateProjectRules, ProjectIdRule, RenameProjectRules } from './project.rules.js';
+import { CreateProjectRules, RenameProjectRules } from './project.rules.js';
 import { toProjectView, type CreateProjectInput, type ProjectView } from './project.types.js';
+import { checkField, checkInput } from '../shared/validation.js';
+import { isForeignKeyViolation } from '../shared/error-translation.js';
+import { lockOwner } from '../auth/owner.repository.js';
+import { quotaExceeded } from '../auth/plans.js';
+import { alignById, offsetOf, PageRules, type Page, type PageRequest } from '../shared/paging.js';
+import { ProjectIdRule } from '../shared/ids.js';
 
 /** Projects of an owner: creation under the `projects` quota, reads, rename. */
 export class ProjectService {

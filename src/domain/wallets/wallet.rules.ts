@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ProjectIdRule } from '../projects/project.rules.js';
+import { ProjectIdRule } from '../shared/ids.js';
 
 /** Field rules of a wallet (CONTRACT §3), shared by the service and the REST schemas. */
 export const WalletTypeRule = z.enum(['customer', 'system']);

@@ -4,16 +4,18 @@ import type { Principal } from '../auth/api-key.service.js';
 import { ProjectSchema, WalletSchema } from '../../db/entities.js';
 import type { Database } from '../../db/database.js';
 import { conflict, LedgerError, notFound } from '../errors.js';
-import { checkField, checkInput, isUniqueViolation, lockOwner, quotaExceeded } from '../projects/guards.js';
-import { alignById, offsetOf, PageRules, type Page, type PageRequest } from '../projects/paging.js';
-import { ProjectIdRule, UuidRule } from '../projects/project.rules.js';
 import { holdsFunds, walletSlices } from './wallet.repository.js';
 import { CreateWalletRules, SetWalletStatusRules, WalletListRules, WalletSliceRules, WalletTypeRule } from './wallet.rules.js';
 import { toWalletView, type CreateWalletInput, type SetWalletStatusInput, type WalletSlice, type WalletSliceInput, type WalletType, type WalletView } from './wallet.types.js';
+import { checkField, checkInput } from '../shared/validation.js';
+import { isUniqueViolation } from '../shared/error-translation.js';
+import { countNewWallet, lockOwner } from '../auth/owner.repository.js';
+import { quotaExceeded } from '../auth/plans.js';
+import { alignById, offsetOf, PageRules, type Page, type PageRequest } from '../shared/paging.js';
+import { ProjectIdRule, UuidRule } from '../shared/ids.js';
 
 const QUOTA = { customer: 'customer_wallets', system: 'system_wallets' } as const;
 /** The owner row's count of its wallets of each type (wallets are never deleted). */
-const COUNTER = { customer: 'customer_wallet_count', system: 'system_wallet_count' } as const;
 
 const generatedAddress = (): string => `wal_${randomBytes(12).toString('hex')}`;
 
@@ -34,7 +36,7 @@ export class WalletService {
         if (count >= limit) throw quotaExceeded(QUOTA[type], limit);
         const wallet = em.create(WalletSchema, { id: randomUUID(), projectId: data.projectId, ownerId, address, type, status: 'active' });
         await em.flush();
-        await em.execute(`UPDATE owners SET ${COUNTER[type]} = ${COUNTER[type]} + 1 WHERE id = ?`, [ownerId]);
+        await countNewWallet(em, ownerId, type);
         return toWalletView(wallet);
       });
     } catch (error) {

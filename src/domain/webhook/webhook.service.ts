@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import type { Principal } from '../auth/api-key.service.js';
-import { LedgerError, notFound, toLedgerError, validationError } from '../errors.js';
-import { parseInput } from '../validation.js';
+import { LedgerError, notFound, validationError } from '../errors.js';
 import type { LedgerService } from '../ledger/ledger.service.js';
 import { CurrencyRule, WalletRefRule } from '../ledger/ledger.rules.js';
 import type { HistoryRow } from '../ledger/ledger.types.js';
 import type { Logger } from '../../logger.js';
 import { AmountRule, convertFiat, minorToDecimalString } from '../money.js';
 import type { WebhookEvent, WebhookProject, WebhookRepository } from './webhook.repository.js';
+import { toLedgerError } from '../shared/error-translation.js';
+import { parseInput } from '../shared/validation.js';
 
 export interface WebhookInput {
   flowId: string;

@@ -1,6 +1,6 @@
 import { GraphQLError, type ASTVisitor, type ValidationContext, type ValidationRule } from 'graphql';
 import { validationError } from '../../domain/errors.js';
-import { isStorableText } from '../../domain/storable-text.js';
+import { isStorableText } from '../../domain/shared/storable-text.js';
 
 /**
  * Refuses string literals that PostgreSQL cannot store as written (NUL, unpaired surrogates),

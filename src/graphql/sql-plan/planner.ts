@@ -15,12 +15,12 @@ import { collectFields, collectSubfields } from 'graphql/execution/collectFields
 import { balanceAfter, CURRENCY_ORDER, PROJECT_CURRENCIES, recentOfWallet, transactionCountOf } from '../../domain/ledger/ledger.repository.js';
 import { MINT_ADDRESS } from '../../domain/ledger/ledger.types.js';
 import { minorToDecimalSql } from '../../domain/money.js';
-import { ProjectIdRule, UuidRule } from '../../domain/projects/project.rules.js';
 import { walletsOfProject } from '../../domain/wallets/wallet.repository.js';
 import { decodeCursor } from '../cursors.js';
 import { projectIdOf } from '../ids.js';
 import { checkFirst } from '../paging.js';
 import { isoTimeSql, jsonArraySql, jsonObjectSql, jsonValueSql, literalSql, seqCursorSql } from './sql.js';
+import { ProjectIdRule, UuidRule } from '../../domain/shared/ids.js';
 
 /** One statement whose single column `data` is the operation's whole `data` as compact JSON text (NULL: answer with resolvers). */
 export interface SqlPlan {

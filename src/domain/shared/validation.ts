@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { validationErrors } from './errors.js';
+import { validationErrors } from '../errors.js';
 
 /**
  * One schema per input; every issue becomes a named field in `details`. `field` names the input
@@ -18,4 +18,17 @@ export function parseInput<T>(schema: z.ZodType<T>, value: unknown, field: strin
       return { field: named.join('.'), problem };
     }),
   );
+}
+
+/**
+ * Services re-check their input with the same zod rules the REST schemas are built from, so a
+ * GraphQL (or any other) caller meets exactly the REST rules. Field names are the domain's.
+ */
+export function checkInput<T>(schema: z.ZodType<T>, input: unknown): T {
+  return parseInput(schema, input, 'input');
+}
+
+/** One scalar argument (an id, a type), reported under its own name. */
+export function checkField<T>(field: string, schema: z.ZodType<T>, value: unknown): T {
+  return parseInput(schema, value, field);
 }
