@@ -7,6 +7,7 @@ import { createHttpServer } from './http/server.js';
 import type { Logger } from './logger.js';
 import { allRoutes } from './rest/index.js';
 import { createServices, type Services } from './services.js';
+import type { LotSweeperOptions } from './domain/lots/lot-sweeper.js';
 
 export interface AppOptions {
   db: Database;
@@ -17,6 +18,8 @@ export interface AppOptions {
   graphqlMaxCost?: number;
   /** Answer plannable read-only GraphQL queries with one SQL statement (default true; src/graphql/sql-plan). */
   graphqlSqlPlans?: boolean;
+  /** The expiry sweeper's interval (0: off) and batch size; DEFAULT_LOT_SWEEP (src/services.ts) when absent. */
+  lotSweep?: LotSweeperOptions;
 }
 
 export interface App {
@@ -29,7 +32,7 @@ export interface App {
 
 export async function createApp(options: AppOptions): Promise<App> {
   const { db, logger } = options;
-  const services = await createServices(db, logger);
+  const services = await createServices(db, logger, { lotSweep: options.lotSweep });
   const graphql = await createGraphQLEndpoint(services, graphQLLimits(options.graphqlMaxCost), { sqlPlans: options.graphqlSqlPlans ?? true, exposePlan: options.exposeStatementCount ?? false });
   const server = createHttpServer({
     routes: allRoutes(services, graphql),
@@ -42,6 +45,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   await services.notifications.start();
   services.calls.start();
+  services.lotSweeper.start();
   const purge = setInterval(() => void services.idempotency.purgeExpired().catch(() => undefined), 3_600_000);
   purge.unref();
   return {
@@ -64,6 +68,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       clearInterval(sweep);
       clearTimeout(timer);
       await graphql.stop();
+      await services.lotSweeper.stop();
       await services.calls.stop();
       await services.notifications.stop();
     },

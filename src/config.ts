@@ -18,6 +18,8 @@ export interface Config {
   graphqlMaxCost: number;
   /** Answer plannable read-only GraphQL queries with one SQL statement (src/graphql/sql-plan). */
   graphqlSqlPlans: boolean;
+  /** The expiry sweeper (src/domain/lots/lot-sweeper.ts): pause between sweeps (0: off) and due lots per database transaction. */
+  lotSweep: { intervalMs: number; batchSize: number };
 }
 
 export class ConfigError extends Error {
@@ -78,5 +80,9 @@ export function loadConfig(env: Env = process.env): Config {
     exposeStatementCount: boolean(env, 'LEDGER_EXPOSE_STATEMENT_COUNT', false),
     graphqlMaxCost: integer(env, 'LEDGER_GRAPHQL_MAX_COST', 10_000, 1, 999_999_999),
     graphqlSqlPlans: boolean(env, 'LEDGER_GRAPHQL_SQL_PLANS', true),
+    lotSweep: {
+      intervalMs: integer(env, 'LEDGER_LOT_SWEEP_INTERVAL_MS', 5_000, 0, 50_000),
+      batchSize: integer(env, 'LEDGER_LOT_SWEEP_BATCH', 500, 1, 100_000),
+    },
   };
 }

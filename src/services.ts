@@ -14,6 +14,9 @@ import { AssetService } from './domain/assets/asset.service.js';
 import { ProjectService } from './domain/projects/project.service.js';
 import { WalletService } from './domain/wallets/wallet.service.js';
 import type { Logger } from './logger.js';
+import { LotRepository } from './domain/lots/lot.repository.js';
+import { LotService } from './domain/lots/lot.service.js';
+import { LotSweeper, type LotSweeperOptions } from './domain/lots/lot-sweeper.js';
 
 /** The domain services, built once per process and shared by REST, GraphQL and the CLI. */
 export interface Services {
@@ -29,18 +32,29 @@ export interface Services {
   projects: ProjectService;
   assets: AssetService;
   wallets: WalletService;
+  /** Lots of points that expire (CONTRACT §15): reads. */
+  lots: LotService;
+  /** Posts due expiries in the background; started and stopped by the app; `stats()` for metrics. */
+  lotSweeper: LotSweeper;
 }
 
-export async function createServices(db: Database, logger: Logger): Promise<Services> {
+/** The sweeper's defaults when the caller (CLI, tests) gives none: see LEDGER_LOT_SWEEP_* in src/config.ts. */
+export const DEFAULT_LOT_SWEEP: LotSweeperOptions = { intervalMs: 5_000, batchSize: 500 };
+
+export async function createServices(db: Database, logger: Logger, options: { lotSweep?: LotSweeperOptions } = {}): Promise<Services> {
   const apiKeys = new ApiKeyService(db, await loadPlans(db));
   const ledgerRepository = new LedgerRepository(db);
   const ledger = new LedgerService(ledgerRepository, new PostingQueue(ledgerRepository));
+  const wallets = new WalletService(db);
+  const lotRepository = new LotRepository(db);
   return {
     ledger,
     webhook: new WebhookService(new WebhookRepository(db), ledger, logger),
     projects: new ProjectService(db),
     assets: new AssetService(db),
-    wallets: new WalletService(db),
+    wallets,
+    lots: new LotService(lotRepository, wallets, ledger),
+    lotSweeper: new LotSweeper(lotRepository, logger, options.lotSweep ?? DEFAULT_LOT_SWEEP),
     db,
     notifications: new NotificationChannel(db.url, logger),
     apiKeys,

@@ -35,6 +35,8 @@ export const AssetSchema = defineEntity({
     name: p.text(),
     symbol: p.text(),
     fractions: p.integer(),
+    /** Lifetime of the lots its credits to customer wallets create (CONTRACT §15); null: never expires. */
+    expiresAfterSeconds: p.integer().nullable(),
     createdAt: p.datetime(3).onCreate(() => new Date()),
     updatedAt: p.datetime(3).onCreate(() => new Date()).onUpdate(() => new Date()),
   },

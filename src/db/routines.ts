@@ -10,7 +10,14 @@ import type pg from 'pg';
  * these files are code, installed by `migrate()` after the migrations whenever their text changes
  * (a repeatable migration), so a reader finds the rules in exactly one place.
  */
-export const ROUTINES = [{ name: 'ledger_post', file: 'src/domain/ledger/ledger_post.sql' }] as const;
+export const ROUTINES = [
+  { name: 'ledger_post', file: 'src/domain/ledger/ledger_post.sql' },
+  // Points that expire (CONTRACT §15): the lot rules, called by ledger_post and the sweeper.
+  { name: 'lots_expire_due', file: 'src/domain/lots/lots_expire_due.sql' },
+  { name: 'lots_credit', file: 'src/domain/lots/lots_credit.sql' },
+  { name: 'lots_consume', file: 'src/domain/lots/lots_consume.sql' },
+  { name: 'lots_sweep', file: 'src/domain/lots/lots_sweep.sql' },
+] as const;
 
 export interface Routine {
   name: string;

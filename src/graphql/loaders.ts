@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { Principal } from '../domain/auth/api-key.service.js';
 import type { AssetView } from '../domain/assets/asset.types.js';
+import type { LotRow } from '../domain/lots/lot.types.js';
 import { groupByWallet, type BalanceRow, type HistoryRow, type TransactionRow } from '../domain/ledger/ledger.types.js';
 import type { ProjectView } from '../domain/projects/project.types.js';
 import type { WalletSlice, WalletType, WalletView } from '../domain/wallets/wallet.types.js';
@@ -11,6 +12,13 @@ export interface RecentKey {
   walletId: string;
   first: number;
   beforeSeq: string | null;
+}
+
+/** The first `first` live lots of one balance (Balance.expiring). */
+export interface ExpiringKey {
+  walletId: string;
+  assetId: string;
+  first: number;
 }
 
 export interface WalletSliceKey {
@@ -36,6 +44,7 @@ export interface Loaders {
   balances: DataLoader<string, BalanceRow[]>;
   recentTransactions: DataLoader<RecentKey, HistoryRow[], string>;
   transactionCounts: DataLoader<string, number>;
+  expiringLots: DataLoader<ExpiringKey, LotRow[], string>;
 }
 
 export function createLoaders(principal: Principal, services: Services): Loaders {
@@ -60,6 +69,10 @@ export function createLoaders(principal: Principal, services: Services): Loaders
     ),
     balances: new DataLoader(async (walletIds) => groupByWallet(walletIds, await services.ledger.balancesOf(walletIds))),
     transactionCounts: new DataLoader((walletIds) => services.ledger.transactionCountsOf(walletIds)),
+    expiringLots: new DataLoader(
+      (keys) => inGroups(keys, (key) => String(key.first), (group) => services.lots.expiringOf(group, group[0].first)),
+      { cacheKeyFn: (key) => `${key.walletId}/${key.assetId}/${key.first}` },
+    ),
     recentTransactions: new DataLoader(
       (keys) => {
         // one statement per page size; the same wallet twice (two different `after`) goes in another round

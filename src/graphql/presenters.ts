@@ -1,4 +1,5 @@
 import type { BalanceRow, HistoryRow, TransactionRow } from '../domain/ledger/ledger.types.js';
+import type { LotRow } from '../domain/lots/lot.types.js';
 import { minorToDecimalString } from '../domain/money.js';
 
 /**
@@ -17,7 +18,8 @@ export interface TransactionModel {
   /** The resulting balance of the wallet whose history lists it. */
   balance: string | null;
   fromWalletId: string | null;
-  toWalletId: string;
+  /** null: an expiry (to @expired). */
+  toWalletId: string | null;
   /** Relay cursor position within a wallet's history. */
   seq: string;
 }
@@ -49,6 +51,17 @@ export function transactionByIdModel(row: TransactionRow): TransactionModel {
     toWalletId: row.toWalletId,
     seq: row.seq,
   };
+}
+
+export interface LotModel {
+  amount: string;
+  remaining: string;
+  expiresAt: Date;
+  createdAt: Date;
+}
+
+export function lotModel(row: LotRow): LotModel {
+  return { amount: minorToDecimalString(row.amount, row.fractions), remaining: minorToDecimalString(row.remaining, row.fractions), expiresAt: row.expiresAt, createdAt: row.createdAt };
 }
 
 export function balanceModel(row: BalanceRow): BalanceModel {

@@ -1,15 +1,31 @@
 import { z } from 'zod';
-import { AssetNameRule, AssetSymbolRule, FractionsRule } from '../domain/assets/asset.rules.js';
+import { AssetNameRule, AssetSymbolRule, ExpiresAfterSecondsRule, FractionsRule } from '../domain/assets/asset.rules.js';
 import type { AssetView } from '../domain/assets/asset.types.js';
 import { PageQuery, PaginationBody, ProjectId, ProjectIdQuery, Uuid } from './schemas.js';
 
 export const AssetIdParams = z.strictObject({ id: Uuid });
 export const AssetListQuery = z.strictObject({ projectId: ProjectIdQuery.optional(), ...PageQuery });
 
-export const CreateAssetBody = z.strictObject({ name: AssetNameRule, symbol: AssetSymbolRule, fractions: FractionsRule, projectId: ProjectId });
+const ExpiresAfterSeconds = ExpiresAfterSecondsRule.meta({ description: 'Seconds a credit to a customer wallet lives before it expires (1–315360000); null: never (CONTRACT §15)' });
+
+export const CreateAssetBody = z.strictObject({
+  name: AssetNameRule,
+  symbol: AssetSymbolRule,
+  fractions: FractionsRule,
+  projectId: ProjectId,
+  expiresAfterSeconds: ExpiresAfterSeconds.optional(),
+});
 export const UpdateAssetBody = z
-  .strictObject({ name: AssetNameRule.optional(), symbol: AssetSymbolRule.optional(), projectId: ProjectId })
-  .refine((body) => body.name !== undefined || body.symbol !== undefined, { message: 'name or symbol is required', path: ['name'] });
+  .strictObject({
+    name: AssetNameRule.optional(),
+    symbol: AssetSymbolRule.optional(),
+    projectId: ProjectId.optional(),
+    expiresAfterSeconds: ExpiresAfterSeconds.optional().meta({ description: 'Applies to credits posted after the change; existing lots keep their expiry' }),
+  })
+  .refine((body) => body.name !== undefined || body.symbol !== undefined || body.expiresAfterSeconds !== undefined, {
+    message: 'name, symbol or expiresAfterSeconds is required',
+    path: ['name'],
+  });
 
 export const AssetBody = z
   .object({
@@ -17,6 +33,7 @@ export const AssetBody = z
     name: z.string(),
     symbol: z.string(),
     fractions: z.number().int(),
+    expiresAfterSeconds: z.number().int().nullable(),
     owner: z.string(),
     projectId: z.number().int(),
     created_at: z.string(),
@@ -33,6 +50,7 @@ export function assetJson(asset: AssetView): z.infer<typeof AssetBody> {
     name: asset.name,
     symbol: asset.symbol,
     fractions: asset.fractions,
+    expiresAfterSeconds: asset.expiresAfterSeconds,
     owner: asset.ownerId,
     projectId: asset.projectId,
     created_at: asset.createdAt.toISOString(),

@@ -23,7 +23,7 @@ const newAsset = async (body: Record<string, unknown>, k = key) => expectStatus(
 const getProject = async (id: number, k = key) => expectStatus(t.request('GET', `/projects/${id}`, { key: k }), 200);
 
 function expectAssetShape(asset: any): void {
-  expect(Object.keys(asset).sort()).toEqual(['created_at', 'fractions', 'id', 'name', 'owner', 'projectId', 'symbol', 'updated_at']);
+  expect(Object.keys(asset).sort()).toEqual(['created_at', 'expiresAfterSeconds', 'fractions', 'id', 'name', 'owner', 'projectId', 'symbol', 'updated_at']);
   expect(asset.id).toMatch(UUID_RE);
   expect(typeof asset.name).toBe('string');
   expect(typeof asset.symbol).toBe('string');
@@ -242,8 +242,8 @@ describe('PUT /assets/{id}', () => {
   });
 
   it.each([
-    ['a missing projectId', { name: 'x' }, 'projectId'],
     ['neither name nor symbol', { projectId: 1 }, 'name'],
+    ['an empty body', {}, 'name'],
     ['a bad symbol', { symbol: 'bad!', projectId: 1 }, 'symbol'],
     ['fractions (not updatable)', { fractions: 3, projectId: 1 }, 'fractions'],
   ])('refuses %s with 400', async (_case, body, field) => {

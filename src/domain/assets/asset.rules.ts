@@ -5,16 +5,28 @@ import { ProjectIdRule } from '../shared/ids.js';
 export const AssetNameRule = z.string().trim().min(1, 'must not be empty').max(200);
 export const AssetSymbolRule = z.string().regex(/^[A-Z0-9_-]{1,12}$/, 'must be 1 to 12 of A-Z 0-9 _ -');
 export const FractionsRule = z.number().int().min(0).max(18);
+/** Seconds a credited lot lives (CONTRACT §15): 1 second to 10 years; null = never expires. */
+export const ExpiresAfterSecondsRule = z.number().int().min(1).max(315_360_000).nullable();
 
 export const CreateAssetRules = z.strictObject({
   projectId: ProjectIdRule,
   name: AssetNameRule,
   symbol: AssetSymbolRule,
   fractions: FractionsRule,
+  expiresAfterSeconds: ExpiresAfterSecondsRule.optional(),
 });
 
+/** `projectId` is optional (CONTRACT Clarifications §3, §15); when given it must be the asset's project. */
 export const UpdateAssetRules = z
-  .strictObject({ projectId: ProjectIdRule, name: AssetNameRule.optional(), symbol: AssetSymbolRule.optional() })
-  .refine((input) => input.name !== undefined || input.symbol !== undefined, { message: 'name or symbol is required', path: ['name'] });
+  .strictObject({
+    projectId: ProjectIdRule.optional(),
+    name: AssetNameRule.optional(),
+    symbol: AssetSymbolRule.optional(),
+    expiresAfterSeconds: ExpiresAfterSecondsRule.optional(),
+  })
+  .refine((input) => input.name !== undefined || input.symbol !== undefined || input.expiresAfterSeconds !== undefined, {
+    message: 'name, symbol or expiresAfterSeconds is required',
+    path: ['name'],
+  });
 
 export const AssetListRules = z.object({ projectId: ProjectIdRule.optional() });

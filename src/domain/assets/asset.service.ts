@@ -29,7 +29,7 @@ export class AssetService {
         const limit = principal.plan.assets_per_project;
         if ((await em.count(AssetSchema, { projectId: data.projectId })) >= limit) throw quotaExceeded('assets_per_project', limit);
         if (await symbolTaken(em, ownerId, data.projectId, data.symbol, null)) throw symbolConflict(data.symbol);
-        const asset = em.create(AssetSchema, { id: randomUUID(), ownerId, ...data });
+        const asset = em.create(AssetSchema, { id: randomUUID(), ownerId, ...data, expiresAfterSeconds: data.expiresAfterSeconds ?? null });
         await em.flush();
         // The first asset becomes the primary one; a project sharing another's primary keeps it.
         if (project.assetId === null) {
@@ -59,7 +59,11 @@ export class AssetService {
     return toAssetView(asset);
   }
 
-  /** Renames; the symbol of an asset that has transactions is fixed (409 conflict). */
+  /**
+   * Renames; the symbol of an asset that has transactions is fixed (409 conflict). A `projectId`,
+   * when given, must be the asset's. A new `expiresAfterSeconds` applies to credits posted after
+   * it (each credit reads it when it posts; existing lots keep their expiry).
+   */
   async update(principal: Principal, id: string, input: UpdateAssetInput): Promise<AssetView> {
     checkField('id', UuidRule, id);
     const data = checkInput(UpdateAssetRules, input);
@@ -67,7 +71,7 @@ export class AssetService {
     return this.translateSymbolClash(data.symbol ?? '', () =>
       this.db.em().transactional(async (em) => {
         const asset = await em.findOne(AssetSchema, { id, ownerId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-        if (!asset || asset.projectId !== data.projectId) throw notFound('asset', id);
+        if (!asset || (data.projectId !== undefined && asset.projectId !== data.projectId)) throw notFound('asset', id);
         if (data.symbol !== undefined && data.symbol !== asset.symbol) {
           await lockProjectsUsing(em, ownerId, asset.projectId, asset.id);
           if (await hasPostings(em, asset.id)) throw conflict('the symbol of an asset with transactions cannot change', { field: 'symbol' });
@@ -75,6 +79,7 @@ export class AssetService {
           asset.symbol = data.symbol;
         }
         if (data.name !== undefined) asset.name = data.name;
+        if (data.expiresAfterSeconds !== undefined) asset.expiresAfterSeconds = data.expiresAfterSeconds;
         await em.flush();
         return toAssetView(asset);
       }),

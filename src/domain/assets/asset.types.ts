@@ -12,6 +12,8 @@ export interface AssetView {
   name: string;
   symbol: string;
   fractions: number;
+  /** null: its points never expire. */
+  expiresAfterSeconds: number | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -24,6 +26,7 @@ export function toAssetView(asset: Asset): AssetView {
     name: asset.name,
     symbol: asset.symbol,
     fractions: asset.fractions,
+    expiresAfterSeconds: asset.expiresAfterSeconds ?? null,
     createdAt: asset.createdAt,
     updatedAt: asset.updatedAt,
   };

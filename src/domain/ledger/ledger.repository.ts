@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.js';
 import type { AssetRef, BalanceRow, HistoryRow, PostingRequest, PostingResult, TransactionRow, WalletRef } from './ledger.types.js';
-import { MINT_ADDRESS } from './ledger.types.js';
+import { EXPIRED_ADDRESS, MINT_ADDRESS } from './ledger.types.js';
 import { isUuid } from '../shared/ids.js';
 
 export interface PostingContext {
@@ -29,7 +29,8 @@ FROM projects p WHERE p.id = $1 AND p.owner_id = $2`;
 
 const HISTORY_COLUMNS = `
   t.id, t.seq::text AS seq, t.project_id, t.asset_id, a.symbol, a.fractions, t.amount::text AS amount,
-  t.from_wallet_id, t.to_wallet_id, coalesce(wf.address, '${MINT_ADDRESS}') AS from_address, wt.address AS to_address,
+  t.from_wallet_id, t.to_wallet_id, coalesce(wf.address, '${MINT_ADDRESS}') AS from_address,
+  coalesce(wt.address, '${EXPIRED_ADDRESS}') AS to_address,
   t.created_at`;
 
 /**
@@ -62,7 +63,7 @@ export const CURRENCY_ORDER = `(a.id = p.asset_id) DESC, a.seq`;
 const HISTORY_JOINS = `
   JOIN assets a ON a.id = t.asset_id
   LEFT JOIN wallets wf ON wf.id = t.from_wallet_id
-  JOIN wallets wt ON wt.id = t.to_wallet_id`;
+  LEFT JOIN wallets wt ON wt.id = t.to_wallet_id`;
 
 export class LedgerRepository {
   constructor(private readonly db: Database) {}
@@ -166,7 +167,7 @@ export class LedgerRepository {
     const wanted = ids.filter(isUuid);
     if (wanted.length === 0) return [];
     const rows = await this.db.query<RawHistory>(
-      `SELECT t.to_wallet_id AS wallet_id, ${HISTORY_COLUMNS}, t.to_balance::text AS balance
+      `SELECT coalesce(t.to_wallet_id, t.from_wallet_id) AS wallet_id, ${HISTORY_COLUMNS}, coalesce(t.to_balance, t.from_balance)::text AS balance
          FROM transactions t
          JOIN projects p ON p.id = t.project_id AND p.owner_id = $2
          ${HISTORY_JOINS}
@@ -218,7 +219,7 @@ interface RawHistory {
   fractions: number;
   amount: string;
   from_wallet_id: string | null;
-  to_wallet_id: string;
+  to_wallet_id: string | null;
   from_address: string;
   to_address: string;
   balance: string;

@@ -90,20 +90,27 @@ export class LedgerService {
   async history(principal: Principal, query: HistoryQuery): Promise<HistoryPage> {
     checkReferences({ walletId: query.walletId }, query.currency);
     const wallet = await this.findWallet(principal, query.walletId, query.projectId);
-    let assetId: string | null;
-    if (query.currency !== undefined) {
-      const context = await this.repository.resolvePosting(principal.ownerId, wallet.projectId, query.currency, null, wallet.id);
-      if (!context?.asset) throw notFound('currency', query.currency);
-      assetId = context.asset.id;
-    } else {
-      assetId = await this.repository.primaryAssetId(wallet.projectId);
-      if (!assetId) throw new LedgerError('not_found', 'the project has no asset yet; pass currency', { projectId: wallet.projectId });
-    }
+    const assetId = await this.currencyOf(principal, wallet.projectId, wallet.id, query.currency);
     const balances = await this.repository.balances([wallet.id]);
     const balance = balances.find((b) => b.assetId === assetId);
     if (!balance) throw notFound('currency', query.currency);
     const rows = await this.repository.page(wallet.id, assetId, query.limit, (query.page - 1) * query.limit);
     return { balance, rows, total: balance.transactionCount };
+  }
+
+  /**
+   * The asset id of a currency of the wallet's project: `currency` names one of its symbols
+   * (404 when it has none such); absent, the project's primary asset (404 when it has none yet).
+   */
+  async currencyOf(principal: Principal, projectId: number, walletId: string, currency: string | undefined): Promise<string> {
+    if (currency !== undefined) {
+      const context = await this.repository.resolvePosting(principal.ownerId, projectId, currency, null, walletId);
+      if (!context?.asset) throw notFound('currency', currency);
+      return context.asset.id;
+    }
+    const assetId = await this.repository.primaryAssetId(projectId);
+    if (!assetId) throw new LedgerError('not_found', 'the project has no asset yet; pass currency', { projectId });
+    return assetId;
   }
 
   /** Transactions by id, in the order asked, one statement; another owner's (or a missing) id is null. */

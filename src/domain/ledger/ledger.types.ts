@@ -35,7 +35,8 @@ export interface HistoryRow {
   fractions: number;
   amount: bigint;
   fromWalletId: string | null;
-  toWalletId: string;
+  /** null: an expiry, to the reserved address @expired (CONTRACT §15). */
+  toWalletId: string | null;
   fromAddress: string;
   toAddress: string;
   balance: bigint;
@@ -68,6 +69,8 @@ export interface PostingResult {
 }
 
 export const MINT_ADDRESS = '@mint';
+/** The reserved address expired points go to (CONTRACT §15): an expiry has no receiving wallet. */
+export const EXPIRED_ADDRESS = '@expired';
 
 /** Rows of many wallets, grouped per wallet in the order of `walletIds` (an empty list where none). */
 export function groupByWallet<T extends { walletId: string }>(walletIds: readonly string[], rows: readonly T[]): T[][] {

@@ -20,6 +20,11 @@
 --   accepted one returns its transaction and both resulting balances.
 -- * Idempotency: an element carrying a request key that already posted answers that posting as
 --   it was (only if it is the same movement), and posts nothing again.
+-- * Points that expire (CONTRACT §15; the lot rules live in src/domain/lots/*.sql): an element is
+--   posted at one instant, v_now, which is also its date. Before it touches a wallet in an asset,
+--   the wallet's lots due at v_now are expired (lots_expire_due; those expiry postings stay even
+--   when the element is then refused: they were owed); a debit then consumes lots
+--   (lots_consume), a credit to a customer wallet of an expiring asset creates one (lots_credit).
 CREATE OR REPLACE FUNCTION ledger_post(
   p_project integer[], p_asset uuid[], p_from uuid[], p_to uuid[], p_amount bigint[], p_request text[]
 ) RETURNS TABLE (
@@ -30,6 +35,7 @@ DECLARE
   v_status_to text;
   v_to_current bigint;
   v_same boolean;
+  v_now timestamptz;
 BEGIN
   PERFORM 1 FROM wallets WHERE id = ANY (p_from || p_to) ORDER BY id FOR NO KEY UPDATE;
   FOR i IN 1 .. coalesce(array_length(p_amount, 1), 0) LOOP
@@ -65,6 +71,11 @@ BEGIN
       RETURN NEXT;
       CONTINUE;
     END IF;
+    v_now := clock_timestamp()::timestamptz(3);
+    IF p_from[i] IS NOT NULL THEN
+      PERFORM lots_expire_due(p_from[i], p_asset[i], v_now);
+    END IF;
+    PERFORM lots_expire_due(p_to[i], p_asset[i], v_now);
     SELECT amount INTO v_to_current FROM balances WHERE wallet_id = p_to[i] AND asset_id = p_asset[i];
     IF coalesce(v_to_current, 0) > 9223372036854775807 - p_amount[i] THEN
       code := 'balance_overflow';
@@ -81,6 +92,7 @@ BEGIN
         CONTINUE;
       END IF;
       ASSERT from_balance >= 0, 'ledger_post: a debit left a balance below zero';
+      PERFORM lots_consume(p_from[i], p_asset[i], p_amount[i], v_now);
     END IF;
     IF v_to_current IS NULL THEN
       -- A wallet's first balance in an asset: hold the asset against a concurrent delete
@@ -100,10 +112,11 @@ BEGIN
         RETURNING amount INTO to_balance;
     END IF;
     ASSERT to_balance = coalesce(v_to_current, 0) + p_amount[i], 'ledger_post: a credit did not add exactly its amount';
-    INSERT INTO transactions (project_id, asset_id, kind, from_wallet_id, to_wallet_id, amount, from_balance, to_balance, request_key)
+    INSERT INTO transactions (project_id, asset_id, kind, from_wallet_id, to_wallet_id, amount, from_balance, to_balance, request_key, created_at)
       VALUES (p_project[i], p_asset[i], CASE WHEN p_from[i] IS NULL THEN 'seed' ELSE 'transfer' END,
-              p_from[i], p_to[i], p_amount[i], from_balance, to_balance, p_request[i])
+              p_from[i], p_to[i], p_amount[i], from_balance, to_balance, p_request[i], v_now)
       RETURNING id, seq, created_at INTO tx_id, tx_seq, posted_at;
+    PERFORM lots_credit(p_project[i], p_to[i], p_asset[i], p_amount[i], tx_id, posted_at);
     code := 'ok';
     RETURN NEXT;
   END LOOP;

@@ -6,11 +6,18 @@ export class CreateAssetInput {
   @Field({ description: '1–200 characters.' }) name!: string;
   @Field({ description: '1–12 of A–Z 0–9 _ -, unique within the project.' }) symbol!: string;
   @Field(() => Int, { description: '0–18.' }) fractions!: number;
+  @Field(() => Int, { nullable: true, description: 'Seconds a credit to a customer wallet lives, 1–315360000; absent or null: never expires.' })
+  expiresAfterSeconds?: number | null;
 }
 
 @InputType('UpdateAssetInput')
 export class UpdateAssetInput {
-  @Field(() => ID, { description: "The asset's project (else not_found)." }) projectId!: string;
+  @Field(() => ID, { nullable: true, description: "Optional; when given, the asset's project (else not_found)." }) projectId?: string | null;
   @Field({ nullable: true }) name?: string;
   @Field({ nullable: true, description: 'Fixed once the asset has transactions (conflict).' }) symbol?: string;
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Seconds a credit to a customer wallet lives, 1–315360000; an explicit null means never (unlike other fields, null is not "unchanged"). Applies to credits posted after the change.',
+  })
+  expiresAfterSeconds?: number | null;
 }

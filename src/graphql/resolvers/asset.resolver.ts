@@ -41,7 +41,7 @@ export class AssetResolver {
     @Ctx() ctx: GraphQLContext,
   ): Promise<AssetView> {
     return idempotent(ctx, 'createAsset', idempotencyKey, { input }, () =>
-      ctx.services.assets.create(ctx.principal, { ...input, projectId: projectIdOf(input.projectId) }),
+      ctx.services.assets.create(ctx.principal, { ...withoutNulls(input), projectId: projectIdOf(input.projectId) }),
     );
   }
 
@@ -53,7 +53,12 @@ export class AssetResolver {
     @Ctx() ctx: GraphQLContext,
   ): Promise<AssetView> {
     return idempotent(ctx, 'updateAsset', idempotencyKey, { id, input }, () =>
-      ctx.services.assets.update(ctx.principal, id, { ...withoutNulls(input), projectId: projectIdOf(input.projectId) }),
+      ctx.services.assets.update(ctx.principal, id, {
+        ...withoutNulls(input),
+        projectId: input.projectId === null || input.projectId === undefined ? undefined : projectIdOf(input.projectId),
+        // null is a value here ("never expires"), not "unchanged": keep it when the client sent it
+        ...(input.expiresAfterSeconds === null && { expiresAfterSeconds: null }),
+      }),
     );
   }
 

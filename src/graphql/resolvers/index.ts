@@ -1,9 +1,10 @@
 import type { NonEmptyArray } from 'type-graphql';
 import { AssetResolver } from './asset.resolver.js';
+import { BalanceResolver } from './balance.resolver.js';
 import { PlanResolver } from './plan.resolver.js';
 import { ProjectResolver } from './project.resolver.js';
 import { TransactionResolver } from './transaction.resolver.js';
 import { WalletResolver } from './wallet.resolver.js';
 import { WebhookResolver } from './webhook.resolver.js';
 
-export const resolvers: NonEmptyArray<Function> = [PlanResolver, ProjectResolver, AssetResolver, WalletResolver, TransactionResolver, WebhookResolver];
+export const resolvers: NonEmptyArray<Function> = [PlanResolver, ProjectResolver, AssetResolver, WalletResolver, TransactionResolver, WebhookResolver, BalanceResolver];

@@ -45,9 +45,9 @@ export class TransactionResolver {
     return transaction.fromWalletId ? ctx.loaders.wallet.load(transaction.fromWalletId) : null;
   }
 
-  @FieldResolver(() => WalletType)
-  toWallet(@Root() transaction: TransactionModel, @Ctx() ctx: GraphQLContext): Promise<WalletView | null> {
-    return ctx.loaders.wallet.load(transaction.toWalletId);
+  @FieldResolver(() => WalletType, { nullable: true, description: 'null for an expiry (to @expired).' })
+  toWallet(@Root() transaction: TransactionModel, @Ctx() ctx: GraphQLContext): Promise<WalletView | null> | null {
+    return transaction.toWalletId ? ctx.loaders.wallet.load(transaction.toWalletId) : null;
   }
 
   @Mutation(() => TransactionType, { description: "POST /transactions; `balance` is the sender's resulting balance." })

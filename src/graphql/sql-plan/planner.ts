@@ -13,7 +13,7 @@ import {
 } from 'graphql';
 import { collectFields, collectSubfields } from 'graphql/execution/collectFields.js';
 import { balanceAfter, CURRENCY_ORDER, PROJECT_CURRENCIES, recentOfWallet, transactionCountOf } from '../../domain/ledger/ledger.repository.js';
-import { MINT_ADDRESS } from '../../domain/ledger/ledger.types.js';
+import { EXPIRED_ADDRESS, MINT_ADDRESS } from '../../domain/ledger/ledger.types.js';
 import { minorToDecimalSql } from '../../domain/money.js';
 import { walletsOfProject } from '../../domain/wallets/wallet.repository.js';
 import { decodeCursor } from '../cursors.js';
@@ -279,7 +279,7 @@ class Planner {
             case 'from':
               return jsonValueSql(`coalesce((SELECT wf.address FROM wallets wf WHERE wf.id = t.from_wallet_id), ${literalSql(MINT_ADDRESS)})`);
             case 'to':
-              return jsonValueSql('(SELECT wt.address FROM wallets wt WHERE wt.id = t.to_wallet_id)');
+              return jsonValueSql(`coalesce((SELECT wt.address FROM wallets wt WHERE wt.id = t.to_wallet_id), ${literalSql(EXPIRED_ADDRESS)})`);
             case 'date':
               return jsonValueSql(isoTimeSql('t.created_at'));
             case 'balance':

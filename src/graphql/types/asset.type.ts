@@ -11,6 +11,8 @@ export class AssetType {
   @Field() name!: string;
   @Field() symbol!: string;
   @Field(() => Int, { description: 'Decimal places: one major unit is 10^fractions minor units.' }) fractions!: number;
+  @Field(() => Int, { nullable: true, description: 'Seconds a credit to a customer wallet lives before its points expire; null: never.' })
+  expiresAfterSeconds!: number | null;
   @Field({ name: 'owner', simple: false, description: 'The owner (user id) of the asset.' }) ownerId!: string;
   @Field(() => DateTimeScalar) createdAt!: Date;
   @Field(() => DateTimeScalar) updatedAt!: Date;

@@ -11,7 +11,7 @@ export class TransactionType {
   @Field(() => DecimalScalar, { description: 'Major units, as a decimal string.' }) amount!: string;
   @Field({ description: 'The asset symbol.' }) currency!: string;
   @Field({ description: 'Address of the sender; "@mint" for a seed.' }) from!: string;
-  @Field({ description: 'Address of the receiver.' }) to!: string;
+  @Field({ description: 'Address of the receiver; "@expired" for expired points.' }) to!: string;
   @Field(() => DateTimeScalar, { description: 'Posting time.' }) date!: Date;
   @Field(() => DecimalScalar, {
     nullable: true,

@@ -4,6 +4,8 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
 export type CreateAssetInput = {
+  /** Seconds a credit to a customer wallet lives, 1–315360000; absent or null: never expires. */
+  expiresAfterSeconds?: number | null | undefined;
   /** 0–18. */
   fractions: number;
   /** 1–200 characters. */
@@ -63,9 +65,11 @@ export type TransferInput = {
 };
 
 export type UpdateAssetInput = {
+  /** Seconds a credit to a customer wallet lives, 1–315360000; an explicit null means never (unlike other fields, null is not "unchanged"). Applies to credits posted after the change. */
+  expiresAfterSeconds?: number | null | undefined;
   name?: string | null | undefined;
-  /** The asset's project (else not_found). */
-  projectId: string | number;
+  /** Optional; when given, the asset's project (else not_found). */
+  projectId?: string | number | null | undefined;
   /** Fixed once the asset has transactions (conflict). */
   symbol?: string | null | undefined;
 };
@@ -153,7 +157,7 @@ export type TransferMutationVariables = Exact<{
 }>;
 
 
-export type TransferMutation = { transfer: { id: string, amount: string, currency: string, from: string, to: string, date: string, balance: string | null, fromWallet: { id: string } | null, toWallet: { id: string } } };
+export type TransferMutation = { transfer: { id: string, amount: string, currency: string, from: string, to: string, date: string, balance: string | null, fromWallet: { id: string } | null, toWallet: { id: string } | null } };
 
 export type SeedMutationVariables = Exact<{
   input: SeedInput;
@@ -188,7 +192,7 @@ export type WalletTransactionsQueryVariables = Exact<{
 }>;
 
 
-export type WalletTransactionsQuery = { wallet: { id: string, transactions: { pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, endCursor: string | null }, edges: Array<{ cursor: string, node: { id: string, amount: string, balance: string | null, fromWallet: { id: string, address: string } | null, toWallet: { id: string, address: string } } }> } } | null };
+export type WalletTransactionsQuery = { wallet: { id: string, transactions: { pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, endCursor: string | null }, edges: Array<{ cursor: string, node: { id: string, amount: string, balance: string | null, fromWallet: { id: string, address: string } | null, toWallet: { id: string, address: string } | null } }> } } | null };
 
 export type ProjectFieldsFragment = { id: string, name: string, type: string, exchangeRate: number, supportExchangeRate: boolean, metadata: Record<string, unknown>, assetId: string | null, owner: string, createdAt: string, updatedAt: string };
 

@@ -19,6 +19,8 @@ export type Scalars = {
 export type Asset = {
   __typename?: 'Asset';
   createdAt: Scalars['DateTime']['output'];
+  /** Seconds a credit to a customer wallet lives before its points expire; null: never. */
+  expiresAfterSeconds?: Maybe<Scalars['Int']['output']>;
   /** Decimal places: one major unit is 10^fractions minor units. */
   fractions: Scalars['Int']['output'];
   id: Scalars['ID']['output'];
@@ -55,9 +57,19 @@ export type Balance = {
   balance: Scalars['Decimal']['output'];
   /** The asset symbol. */
   currency: Scalars['String']['output'];
+  /** The balance's unexpired lots with something left, earliest expiry first (GET /wallets/{id}/lots); none for a system wallet. */
+  expiring: Array<Lot>;
+};
+
+
+/** A wallet's balance in one currency of its project (zero included). */
+export type BalanceExpiringArgs = {
+  first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 export type CreateAssetInput = {
+  /** Seconds a credit to a customer wallet lives, 1–315360000; absent or null: never expires. */
+  expiresAfterSeconds?: InputMaybe<Scalars['Int']['input']>;
   /** 0–18. */
   fractions: Scalars['Int']['input'];
   /** 1–200 characters. */
@@ -92,6 +104,17 @@ export type DeleteAssetPayload = {
   __typename?: 'DeleteAssetPayload';
   deleted: Scalars['Boolean']['output'];
   id: Scalars['ID']['output'];
+};
+
+/** Points credited together to a customer wallet and expiring together (CONTRACT §15). */
+export type Lot = {
+  __typename?: 'Lot';
+  /** Major units credited. */
+  amount: Scalars['Decimal']['output'];
+  createdAt: Scalars['DateTime']['output'];
+  expiresAt: Scalars['DateTime']['output'];
+  /** Major units left, points reserved by pending holds included. */
+  remaining: Scalars['Decimal']['output'];
 };
 
 export type Mutation = {
@@ -376,9 +399,10 @@ export type Transaction = {
   fromWallet?: Maybe<Wallet>;
   id: Scalars['ID']['output'];
   projectId: Scalars['ID']['output'];
-  /** Address of the receiver. */
+  /** Address of the receiver; "@expired" for expired points. */
   to: Scalars['String']['output'];
-  toWallet: Wallet;
+  /** null for an expiry (to @expired). */
+  toWallet?: Maybe<Wallet>;
 };
 
 export type TransactionEdge = {
@@ -410,9 +434,11 @@ export type TransferInput = {
 };
 
 export type UpdateAssetInput = {
+  /** Seconds a credit to a customer wallet lives, 1–315360000; an explicit null means never (unlike other fields, null is not "unchanged"). Applies to credits posted after the change. */
+  expiresAfterSeconds?: InputMaybe<Scalars['Int']['input']>;
   name?: InputMaybe<Scalars['String']['input']>;
-  /** The asset's project (else not_found). */
-  projectId: Scalars['ID']['input'];
+  /** Optional; when given, the asset's project (else not_found). */
+  projectId?: InputMaybe<Scalars['ID']['input']>;
   /** Fixed once the asset has transactions (conflict). */
   symbol?: InputMaybe<Scalars['String']['input']>;
 };

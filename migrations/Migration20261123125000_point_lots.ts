@@ -1,0 +1,65 @@
+import { Migration } from '@mikro-orm/migrations';
+
+/**
+ * Points that expire (CONTRACT §15).
+ *
+ * - `assets.expires_after_seconds`: NULL = never. Read by each credit when it posts, so a change
+ *   applies to credits posted after it.
+ * - `lots`: one row per credit of an expiring asset to a customer wallet. `remaining` is what is
+ *   left of it (pending holds' reservations included); `held` the part of `remaining` that pending
+ *   holds reserve (it does not expire while reserved). A wallet's funds without a lot (credited
+ *   while the asset had no expiry) are its balance minus the sum of its lots' `remaining`.
+ *   Lots and balances of a wallet are written only under that wallet's row lock (ledger_post, the
+ *   sweeper), so they never disagree.
+ * - An expired lot leaves the wallet in a transaction of kind `expiry` to the reserved address
+ *   `@expired`: from the customer wallet to no wallet (`to_wallet_id` and `to_balance` NULL, as a
+ *   seed has no `from_wallet_id`), dated the lot's `expires_at`, `lot_id` naming the lot.
+ *
+ * Indexes: `lots_wallet_idx` serves a wallet's live lots in expiry order (consumption reads only
+ * the lots it consumes, listing reads only live lots: spent lots leave the partial index);
+ * `lots_due_idx` serves the sweeper (lots with something that can still expire, by `expires_at`).
+ */
+export class Migration20261123125000_point_lots extends Migration {
+  override up(): void {
+    this.addSql(`ALTER TABLE assets ADD COLUMN expires_after_seconds integer CHECK (expires_after_seconds BETWEEN 1 AND 315360000)`);
+    this.addSql(`
+      CREATE TABLE lots (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        project_id integer NOT NULL,
+        wallet_id uuid NOT NULL,
+        asset_id uuid NOT NULL,
+        amount bigint NOT NULL CHECK (amount > 0),
+        remaining bigint NOT NULL,
+        held bigint NOT NULL DEFAULT 0,
+        expires_at timestamptz(3) NOT NULL,
+        created_at timestamptz(3) NOT NULL,
+        credit_tx_id uuid NOT NULL,
+        CHECK (remaining BETWEEN 0 AND amount),
+        CHECK (held BETWEEN 0 AND remaining)
+      )`);
+    this.addSql(`CREATE INDEX lots_wallet_idx ON lots (wallet_id, asset_id, expires_at, id) WHERE remaining > 0`);
+    this.addSql(`CREATE INDEX lots_due_idx ON lots (expires_at) WHERE remaining > held`);
+    this.addSql(`ALTER TABLE transactions ADD COLUMN lot_id bigint`);
+    this.addSql(`ALTER TABLE transactions ALTER COLUMN to_wallet_id DROP NOT NULL, ALTER COLUMN to_balance DROP NOT NULL`);
+    this.addSql(`ALTER TABLE transactions DROP CONSTRAINT transactions_kind_check`);
+    this.addSql(`ALTER TABLE transactions ADD CONSTRAINT transactions_kind_check CHECK (kind IN ('transfer', 'seed', 'expiry'))`);
+    // Only an expiry goes to no wallet (@expired); it names its lot and records no receiving balance.
+    this.addSql(`
+      ALTER TABLE transactions ADD CONSTRAINT transactions_expiry_shape CHECK (
+        (kind = 'expiry') = (to_wallet_id IS NULL)
+        AND (to_wallet_id IS NULL) = (to_balance IS NULL)
+        AND (kind = 'expiry') = (lot_id IS NOT NULL)
+      )`);
+  }
+
+  override down(): void {
+    this.addSql(`DELETE FROM transactions WHERE kind = 'expiry'`);
+    this.addSql(`ALTER TABLE transactions DROP CONSTRAINT transactions_expiry_shape`);
+    this.addSql(`ALTER TABLE transactions DROP CONSTRAINT transactions_kind_check`);
+    this.addSql(`ALTER TABLE transactions ADD CONSTRAINT transactions_kind_check CHECK (kind IN ('transfer', 'seed'))`);
+    this.addSql(`ALTER TABLE transactions ALTER COLUMN to_wallet_id SET NOT NULL, ALTER COLUMN to_balance SET NOT NULL`);
+    this.addSql(`ALTER TABLE transactions DROP COLUMN lot_id`);
+    this.addSql(`DROP TABLE lots`);
+    this.addSql(`ALTER TABLE assets DROP COLUMN expires_after_seconds`);
+  }
+}

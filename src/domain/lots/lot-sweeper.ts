@@ -1,0 +1,125 @@
+import type { Logger } from '../../logger.js';
+import type { LotRepository } from './lot.repository.js';
+
+export interface LotSweeperOptions {
+  /** Pause between sweeps, in ms; 0 turns the sweeper off (postings still expire due lots of the wallets they touch). */
+  intervalMs: number;
+  /** Due lots taken per database transaction. */
+  batchSize: number;
+}
+
+/** What the sweeper has done, for logs and metrics (a gauge can read it at scrape time). */
+export interface LotSweeperStats {
+  intervalMs: number;
+  batchSize: number;
+  /** Completed sweeps since start. */
+  sweeps: number;
+  /** Expiry transactions this instance posted since start. */
+  expiredTotal: number;
+  /** Expiry transactions of the last sweep. */
+  lastExpired: number;
+  /** Largest delay from `expires_at` to the posting of its expiry in the last sweep that expired something. */
+  lastLagMs: number | null;
+  /** Duration of the last sweep. */
+  lastSweepMs: number | null;
+  lastSweepAt: Date | null;
+}
+
+/** A sweep stops after this many full rounds and lets the next one continue, so that one instance never sweeps forever. */
+const MAX_ROUNDS_PER_SWEEP = 200;
+/** CONTRACT §15 asks for expiry within 60 s; past half of it, the lag is worth a warning. */
+const LAG_WARNING_MS = 30_000;
+
+/**
+ * The background half of CONTRACT §15: every `intervalMs`, posts the expiry of lots whose
+ * `expires_at` has passed (lots_sweep, in batches of `batchSize` per database transaction,
+ * repeated while batches come back full). Safe with any number of instances: lots_sweep locks
+ * each wallet with SKIP LOCKED and re-reads its lots under the lock, so each lot expires exactly
+ * once. Correctness does not depend on it: a posting expires the due lots of the wallets it
+ * touches first; the sweeper only bounds how long an untouched wallet shows expired points.
+ */
+export class LotSweeper {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private stopped = true;
+  /** Set by stop(): a sweep under way finishes its current batch and returns. */
+  private closing = false;
+  private readonly counters: LotSweeperStats;
+
+  constructor(
+    private readonly repository: LotRepository,
+    private readonly logger: Logger,
+    private readonly options: LotSweeperOptions,
+  ) {
+    this.counters = { intervalMs: options.intervalMs, batchSize: options.batchSize, sweeps: 0, expiredTotal: 0, lastExpired: 0, lastLagMs: null, lastSweepMs: null, lastSweepAt: null };
+  }
+
+  start(): void {
+    if (this.options.intervalMs === 0) {
+      this.logger.info('lot sweeper off (LEDGER_LOT_SWEEP_INTERVAL_MS=0)');
+      return;
+    }
+    this.stopped = false;
+    this.closing = false;
+    this.logger.info({ intervalMs: this.options.intervalMs, batchSize: this.options.batchSize }, 'lot sweeper started');
+    this.schedule();
+  }
+
+  /** Stops scheduling and waits for a sweep under way (its current batch commits or rolls back whole). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.closing = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  /** A copy of the counters (the metrics read it). */
+  stats(): LotSweeperStats {
+    return { ...this.counters };
+  }
+
+  /** One sweep now: batches until one comes back not full. Returns the expiries posted. */
+  async sweepOnce(): Promise<{ expired: number; maxLagMs: number | null }> {
+    const started = performance.now();
+    let expired = 0;
+    let skipped = 0;
+    let maxLagMs: number | null = null;
+    for (let round = 0; round < MAX_ROUNDS_PER_SWEEP; round++) {
+      const result = await this.repository.sweep(this.options.batchSize);
+      expired += result.expired;
+      skipped += result.skipped;
+      if (result.maxLagMs !== null) maxLagMs = Math.max(maxLagMs ?? 0, result.maxLagMs);
+      if (!result.fullRound || this.closing) break;
+    }
+    const durationMs = Math.round(performance.now() - started);
+    Object.assign(this.counters, {
+      sweeps: this.counters.sweeps + 1,
+      expiredTotal: this.counters.expiredTotal + expired,
+      lastExpired: expired,
+      lastSweepMs: durationMs,
+      lastSweepAt: new Date(),
+      ...(maxLagMs !== null && { lastLagMs: maxLagMs }),
+    });
+    if (expired > 0 || skipped > 0) {
+      const level = maxLagMs !== null && maxLagMs > LAG_WARNING_MS ? 'warn' : 'info';
+      this.logger[level]({ expired, skipped, maxLagMs, durationMs, batchSize: this.options.batchSize, intervalMs: this.options.intervalMs }, 'lot sweep');
+    }
+    return { expired, maxLagMs };
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.running = this.sweepOnce()
+        .then(() => undefined)
+        .catch((err: unknown) => this.logger.error({ err }, 'lot sweep failed; retried at the next interval'))
+        .finally(() => {
+          this.running = null;
+          this.schedule();
+        });
+    }, this.options.intervalMs);
+    this.timer.unref();
+  }
+}

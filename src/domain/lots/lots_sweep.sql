@@ -1,0 +1,47 @@
+-- lots_sweep: one round of the background expiry sweeper (src/domain/lots/lot-sweeper.ts),
+-- installed by migrate() like ledger_post. Takes the due lots (`expires_at` passed, something
+-- unreserved left) earliest first, up to about `p_limit`, and for each of their wallets and
+-- assets posts every due expiry through lots_expire_due, under the wallet's row lock.
+--
+-- Safe with any number of instances: a wallet is locked with SKIP LOCKED, so two sweepers never
+-- wait for each other (nor for a posting; ledger_post expires a wallet's due lots itself before
+-- it touches the wallet), and lots_expire_due re-reads the lots under the lock, so a lot is
+-- expired exactly once. A skipped wallet's lots stay due for the next round.
+--
+-- Returns how many expiry transactions were posted, how many wallets were skipped (locked),
+-- whether the round was full (more may be due), and the largest lag, in milliseconds, between
+-- a lot's `expires_at` and the posting of its expiry.
+CREATE OR REPLACE FUNCTION lots_sweep(p_limit integer)
+RETURNS TABLE (expired integer, skipped integer, full_round boolean, max_lag_ms bigint)
+LANGUAGE plpgsql AS $fn$
+DECLARE
+  v_now timestamptz := clock_timestamp()::timestamptz(3);
+  v_due record;
+  v_count integer;
+  v_lots integer := 0;
+BEGIN
+  expired := 0; skipped := 0; max_lag_ms := NULL;
+  FOR v_due IN
+    SELECT d.wallet_id, d.asset_id, min(d.expires_at) AS first_due, count(*)::integer AS lots
+      FROM (SELECT l.wallet_id, l.asset_id, l.expires_at FROM lots l
+             WHERE l.remaining > l.held AND l.expires_at <= v_now
+             ORDER BY l.expires_at LIMIT p_limit) d
+     GROUP BY d.wallet_id, d.asset_id
+     ORDER BY min(d.expires_at)
+  LOOP
+    v_lots := v_lots + v_due.lots;
+    PERFORM 1 FROM wallets WHERE id = v_due.wallet_id FOR NO KEY UPDATE SKIP LOCKED;
+    IF NOT FOUND THEN
+      skipped := skipped + 1;
+      CONTINUE;
+    END IF;
+    v_count := lots_expire_due(v_due.wallet_id, v_due.asset_id, v_now);
+    IF v_count > 0 THEN
+      expired := expired + v_count;
+      max_lag_ms := greatest(coalesce(max_lag_ms, 0), floor(extract(epoch FROM clock_timestamp() - v_due.first_due) * 1000)::bigint);
+    END IF;
+  END LOOP;
+  full_round := v_lots >= p_limit;
+  RETURN NEXT;
+END
+$fn$;
