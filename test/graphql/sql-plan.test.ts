@@ -101,6 +101,11 @@ async function seedSmall(): Promise<WalletRef[]> {
   gems = await fundedProject(a, keyA, { name: 'Gems', symbol: 'GEM', fractions: 0, customers: 3, systemBalance: 9007199254740991 });
   await transfer(a, gems, gems.system.id, gems.customers[0].id, 1);
   await transfer(a, gems, gems.system.id, gems.customers[1].id, 9007199254740000);
+  // Points that expire (CONTRACT §15): an expiry transaction (to @expired, no receiving wallet) and a live lot.
+  await expectStatus(a.request('PUT', `/assets/${gems.assetId}`, { key: keyA, body: { expiresAfterSeconds: 86400 } }), 200);
+  await transfer(a, gems, gems.system.id, gems.customers[2].id, 5);
+  await a.db.query('UPDATE lots SET expires_at = clock_timestamp()::timestamptz(3) WHERE wallet_id = $1', [gems.customers[2].id]);
+  await transfer(a, gems, gems.system.id, gems.customers[2].id, 3); // posts the expiry of the 5 first
   emptyProjectId = (await post('/projects', { name: 'No currency yet' })).id;
   const empty = [await wallet(emptyProjectId, 'customer'), await wallet(emptyProjectId, 'system')];
   await setStatus(empty[1], emptyProjectId, 'suspended');
@@ -244,6 +249,22 @@ describe('150 random queries of the supported subset (seeded, the same every run
   });
 });
 
+describe('expiry transactions (to @expired)', () => {
+  it('are answered by a plan exactly as by the resolvers', async () => {
+    const history = await exchange({
+      query: 'query($id: ID!) { wallet(id: $id) { transactions(first: 10) { totalCount edges { node { id from to amount balance date } } } } }',
+      variables: { id: gems.customers[2].id },
+    });
+    expect(differences([history])).toEqual([]);
+    expect(planOf(history.a)).toBe('sql');
+    expect(history.b.body.data.wallet.transactions.edges.map((e: any) => [e.node.to, e.node.amount, e.node.balance])).toEqual([
+      [gems.customers[2].address, '3', '3'],
+      ['@expired', '5', '0'],
+      [gems.customers[2].address, '5', '5'],
+    ]);
+  });
+});
+
 describe('timestamps with sub-millisecond digits', () => {
   it('print as the resolvers print them: ISO 8601, milliseconds, Z', async () => {
     const walletTimes = await exchange({
@@ -286,6 +307,9 @@ describe('falls back to the resolvers', () => {
     ['Project.assets', () => ({ query: 'query($id: ID!) { project(id: $id) { assets(first: 2) { totalCount edges { node { symbol } } } } }', variables: { id: project() } }), 'data'],
     ['Wallet.project', () => ({ query: 'query($id: ID!) { wallet(id: $id) { id project { id name } } }', variables: { id: walletId() } }), 'data'],
     ['Transaction.toWallet inside Wallet.transactions', () => ({ query: 'query($id: ID!) { wallet(id: $id) { transactions(first: 3) { edges { node { id toWallet { id } } } } } }', variables: { id: walletId() } }), 'data'],
+    ['Transaction.toWallet of an expiry (null)', () => ({ query: 'query($id: ID!) { wallet(id: $id) { transactions(first: 3) { edges { node { to toWallet { id } } } } } }', variables: { id: gems.customers[2].id } }), 'data'],
+    ['Balance.expiring', () => ({ query: 'query($id: ID!) { wallet(id: $id) { balances { balance expiring { amount remaining expiresAt createdAt } } } }', variables: { id: gems.customers[2].id } }), 'data'],
+    ['Balance.expiring(first: 101)', () => ({ query: 'query($id: ID!) { wallet(id: $id) { balances { expiring(first: 101) { amount } } } }', variables: { id: gems.customers[2].id } }), 'errors'],
     [
       'an unsupported field deep inside a supported query',
       () => ({ query: 'query($id: ID!) { project(id: $id) { id wallets(first: 30) { totalCount edges { cursor node { id balances { balance } project { id } } } } } }', variables: { id: project() } }),

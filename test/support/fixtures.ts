@@ -78,10 +78,13 @@ export async function seed(t: TestApp, p: FundedProject, to: string, amount: num
 }
 
 const recorders = new WeakMap<object, string[][]>();
+/** Statements of background jobs, which may run at any moment of a test. */
+const BACKGROUND = /^\s*(INSERT INTO api_call_counts|SELECT \* FROM lots_sweep\()/i;
 
 /**
  * Records the SQL every pooled client sends (ORM and raw alike, whenever the client was
- * connected), leaving out the call counter's background flushes. For statement-count tests.
+ * connected), leaving out background work (the call counter's flushes, the lot sweeper). For
+ * statement-count tests.
  */
 export function recordStatements(t: TestApp): { reset(): void; readonly statements: string[] } {
   const statements: string[] = [];
@@ -97,7 +100,7 @@ export function recordStatements(t: TestApp): { reset(): void; readonly statemen
       const query = client.query.bind(client);
       client.query = (...args: any[]) => {
         const text: string = typeof args[0] === 'string' ? args[0] : (args[0]?.text ?? '');
-        if (!/^\s*INSERT INTO api_call_counts/i.test(text)) for (const sink of all) sink.push(text);
+        if (!BACKGROUND.test(text)) for (const sink of all) sink.push(text);
         return query(...args);
       };
     });
