@@ -1,0 +1,79 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { LotRepository } from '../../../src/domain/lots/lot.repository.js';
+import { LotSweeper } from '../../../src/domain/lots/lot-sweeper.js';
+import { expectStatus, fundedProject, transfer } from '../../support/fixtures.js';
+import { startTestApp, type TestApp } from '../../support/test-app.js';
+
+/** The background sweeper (src/domain/lots/lot-sweeper.ts): batches, logs, stats, a clean stop. */
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ lotSweep: { intervalMs: 0, batchSize: 500 } });
+});
+afterAll(() => t.close());
+
+function capture() {
+  const lines: Record<string, any>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n')) if (line) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return { lines, logger: pino({ level: 'info' }, sink) };
+}
+
+/** `lots` due lots in a fresh project (one customer wallet each). */
+async function dueLots(owner: string, lots: number): Promise<void> {
+  const key = await t.issueKey(owner, 'enterprise');
+  const f = await fundedProject(t, key, { customers: lots, systemBalance: '1000' });
+  await expectStatus(t.request('PUT', `/assets/${f.assetId}`, { key, body: { expiresAfterSeconds: 3600 } }), 200);
+  for (const c of f.customers) await transfer(t, f, f.system.id, c.id, 1);
+  await t.db.query(`UPDATE lots SET expires_at = clock_timestamp()::timestamptz(3) - interval '1 second' WHERE project_id = $1`, [f.projectId]);
+}
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  for (const deadline = Date.now() + 20_000; !condition(); ) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('LotSweeper', () => {
+  it('sweeps on its interval in batches until a batch comes back short, and logs and counts what it did', async () => {
+    await dueLots('sweeper-batches', 5);
+    const { lines, logger } = capture();
+    const sweeper = new LotSweeper(new LotRepository(t.db), logger, { intervalMs: 20, batchSize: 2 });
+    sweeper.start();
+    try {
+      expect(lines.find((l) => l.msg === 'lot sweeper started')).toMatchObject({ intervalMs: 20, batchSize: 2 });
+      await until(() => sweeper.stats().expiredTotal >= 5, 'five expiries');
+      const sweep = lines.find((l) => l.msg === 'lot sweep');
+      expect(sweep).toMatchObject({ expired: 5, batchSize: 2, intervalMs: 20 }); // one sweep, three batches
+      expect(sweep!.maxLagMs).toBeGreaterThanOrEqual(1000);
+      expect(sweeper.stats()).toMatchObject({ intervalMs: 20, batchSize: 2, expiredTotal: 5, lastLagMs: sweep!.maxLagMs });
+    } finally {
+      await sweeper.stop();
+    }
+  });
+
+  it('stop() waits for a sweep under way and schedules no other', async () => {
+    const { logger } = capture();
+    const sweeper = new LotSweeper(new LotRepository(t.db), logger, { intervalMs: 1, batchSize: 10 });
+    sweeper.start();
+    await until(() => sweeper.stats().sweeps >= 3, 'three sweeps');
+    await sweeper.stop();
+    const after = sweeper.stats().sweeps;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(sweeper.stats().sweeps).toBe(after);
+  });
+
+  it('interval 0 is off', async () => {
+    const { lines, logger } = capture();
+    const sweeper = new LotSweeper(new LotRepository(t.db), logger, { intervalMs: 0, batchSize: 10 });
+    sweeper.start();
+    await sweeper.stop();
+    expect(lines.map((l) => l.msg)).toEqual(['lot sweeper off (LEDGER_LOT_SWEEP_INTERVAL_MS=0)']);
+    expect(sweeper.stats().sweeps).toBe(0);
+  });
+});
