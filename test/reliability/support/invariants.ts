@@ -13,22 +13,46 @@ export interface Expectations {
   acknowledged: Transfer[];
   /** Transfers whose outcome the client never learnt (crash): each may or may not be posted. */
   indeterminate?: Attempt[];
+  /**
+   * On an expiring asset (CONTRACT §15): the expiry transactions the ledger posted (expiredOf),
+   * which leave wallets to @expired; their validity, lot by lot, is lotViolations' job
+   * (support/lots-oracle.ts). Absent: no expiry may exist.
+   */
+  expired?: Expiry[];
+}
+
+/** An expiry transaction: points of one lot leaving `from` to @expired. */
+export interface Expiry {
+  id: string;
+  from: string;
+  amount: bigint;
+}
+
+/** The expiry transactions of a project, in posting order. */
+export async function expiredOf(db: Queryable, projectId: number): Promise<Expiry[]> {
+  const rows = await db.query<{ id: string; from_wallet_id: string; amount: string }>(
+    `SELECT id, from_wallet_id, amount::text FROM transactions WHERE project_id = $1 AND kind = 'expiry' ORDER BY seq`,
+    [projectId],
+  );
+  return rows.map((r) => ({ id: r.id, from: r.from_wallet_id, amount: BigInt(r.amount) }));
 }
 
 interface Row {
   id: string;
   seq: string;
-  kind: 'seed' | 'transfer';
+  kind: 'seed' | 'transfer' | 'expiry';
   from_wallet_id: string | null;
-  to_wallet_id: string;
+  /** null: the points left the ledger (an expiry, to @expired). */
+  to_wallet_id: string | null;
   amount: string;
   from_balance: string | null;
   to_balance: string | null;
 }
 
 /**
- * The ledger invariants of CONTRACT §4, checked in SQL on the database itself. Returns every
- * violation found (empty: all hold), so a failure shows the whole picture at once.
+ * The ledger invariants of CONTRACT §4 (conservation as §11 and §15 generalise it), checked in
+ * SQL on the database itself. Returns every violation found (empty: all hold), so a failure shows
+ * the whole picture at once.
  */
 export async function ledgerViolations(db: Queryable, expected: Expectations): Promise<string[]> {
   const { bank } = expected;
@@ -53,6 +77,10 @@ export async function ledgerViolations(db: Queryable, expected: Expectations): P
       if (String(after) !== row.from_balance) problems.push(`tx ${row.id} records from_balance ${row.from_balance}, replay says ${after}`);
       replayed.set(row.from_wallet_id, after);
     }
+    if (row.to_wallet_id === null) {
+      if (row.to_balance !== null) problems.push(`tx ${row.id} to no wallet records a to_balance ${row.to_balance}`);
+      continue;
+    }
     const after = (replayed.get(row.to_wallet_id) ?? 0n) + amount;
     if (String(after) !== row.to_balance) problems.push(`tx ${row.id} records to_balance ${row.to_balance}, replay says ${after}`);
     replayed.set(row.to_wallet_id, after);
@@ -70,11 +98,25 @@ export async function ledgerViolations(db: Queryable, expected: Expectations): P
   for (const b of stored) {
     if (Number(b.tx_count) !== (moved.get(b.wallet_id) ?? 0)) problems.push(`wallet ${b.wallet_id}: tx_count ${b.tx_count}, ${moved.get(b.wallet_id) ?? 0} transactions`);
   }
-  // Conservation: everything seeded, nothing more, nothing less.
+  // Conservation (§4, §11, §15): seeded − returned to @mint − expired = the sum of all balances.
   const seeded = sum(bank.seeds.map((s) => s.amount));
   const seedRows = rows.filter((r) => r.kind === 'seed');
   if (sum(seedRows.map((r) => BigInt(r.amount))) !== seeded) problems.push(`seed rows total ${sum(seedRows.map((r) => BigInt(r.amount)))}, seeded ${seeded}`);
-  if (sum(balances.values()) !== seeded) problems.push(`balances total ${sum(balances.values())}, seeded ${seeded}`);
+  const expiryRows = rows.filter((r) => r.kind === 'expiry');
+  const expired = sum(expiryRows.map((r) => BigInt(r.amount)));
+  const returned = sum(rows.filter((r) => r.to_wallet_id === null && r.kind !== 'expiry').map((r) => BigInt(r.amount)));
+  if (sum(balances.values()) !== seeded - returned - expired) {
+    problems.push(`balances total ${sum(balances.values())}, but seeded ${seeded} − returned to @mint ${returned} − expired ${expired} = ${seeded - returned - expired}`);
+  }
+  for (const row of expiryRows) if (row.to_wallet_id !== null || row.from_wallet_id === null) problems.push(`expiry ${row.id} is not from a wallet to @expired`);
+  // Expiries: exactly those the caller read (none unless the asset expires).
+  const expectedExpiries = new Map((expected.expired ?? []).map((e) => [e.id, e]));
+  for (const row of expiryRows) {
+    const e = expectedExpiries.get(row.id);
+    if (!e) problems.push(`unexpected expiry ${row.id} of ${row.amount} from ${row.from_wallet_id}`);
+    else if (e.from !== row.from_wallet_id || e.amount !== BigInt(row.amount)) problems.push(`expiry ${row.id} stored as ${JSON.stringify(row)}`);
+  }
+  if (expectedExpiries.size !== expiryRows.length) problems.push(`${expectedExpiries.size} expiries expected, ${expiryRows.length} posted`);
 
   // Every acknowledged transfer exactly as acknowledged; nothing unacknowledged unless indeterminate.
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -93,7 +135,7 @@ export async function ledgerViolations(db: Queryable, expected: Expectations): P
     unexplained.set(k, (unexplained.get(k) ?? 0) + 1);
   }
   for (const row of rows) {
-    if (acknowledgedIds.has(row.id) || seedIds.has(row.id)) continue;
+    if (acknowledgedIds.has(row.id) || seedIds.has(row.id) || row.kind === 'expiry') continue;
     const k = `${row.from_wallet_id}>${row.to_wallet_id}:${row.amount}`;
     const left = unexplained.get(k) ?? 0;
     if (left > 0) unexplained.set(k, left - 1);
@@ -109,9 +151,10 @@ export async function ledgerViolations(db: Queryable, expected: Expectations): P
       client.set(t.from, (client.get(t.from) ?? 0n) - t.amount);
       client.set(t.to, (client.get(t.to) ?? 0n) + t.amount);
     }
+    for (const e of expected.expired ?? []) client.set(e.from, (client.get(e.from) ?? 0n) - e.amount);
     for (const wallet of [bank.system, ...bank.customers]) {
       if ((client.get(wallet.id) ?? 0n) !== (balances.get(wallet.id) ?? 0n)) {
-        problems.push(`wallet ${wallet.address}: balance ${balances.get(wallet.id) ?? 0n}, acknowledged credits - debits ${client.get(wallet.id) ?? 0n}`);
+        problems.push(`wallet ${wallet.address}: balance ${balances.get(wallet.id) ?? 0n}, acknowledged credits - debits - expiries ${client.get(wallet.id) ?? 0n}`);
       }
     }
   }
@@ -146,7 +189,8 @@ export async function fullHistory(api: Api, bank: Bank, wallet: WalletInfo): Pro
 
 /**
  * The histories as a client reads them: every acknowledged transfer once in the sender's and
- * once in the receiver's history, nothing else (seeds in the system wallet's), the running
+ * once in the receiver's history, nothing else (seeds in the system wallet's, expiries in the
+ * expired wallet's, to @expired), the running
  * balance chain consistent from zero, and the head of the chain equal to the current balance.
  */
 export async function historyViolations(api: Api, expected: Expectations): Promise<string[]> {
@@ -160,6 +204,7 @@ export async function historyViolations(api: Api, expected: Expectations): Promi
     expectedIds.get(t.to)?.add(t.id);
   }
   for (const s of bank.seeds) expectedIds.get(bank.system.id)!.add(s.id);
+  for (const e of expected.expired ?? []) expectedIds.get(e.from)?.add(e.id);
   const exact = (expected.indeterminate ?? []).length === 0;
 
   for (const wallet of wallets) {
@@ -178,6 +223,7 @@ export async function historyViolations(api: Api, expected: Expectations): Promi
       const debit = tx.from === wallet.address;
       if (credit === debit) problems.push(`${wallet.address}: tx ${tx.id} is neither a credit nor a debit of it (${tx.from} → ${tx.to})`);
       if (tx.from !== '@mint' && !byAddress.has(tx.from)) problems.push(`${wallet.address}: tx ${tx.id} from unknown ${tx.from}`);
+      if (tx.to !== '@expired' && !byAddress.has(tx.to)) problems.push(`${wallet.address}: tx ${tx.id} to unknown ${tx.to}`);
       running += credit ? amount : -amount;
       if (minorOf(tx.balance, bank.fractions) !== running) {
         problems.push(`${wallet.address}: tx ${tx.id} shows balance ${tx.balance}, the chain gives ${running}`);
