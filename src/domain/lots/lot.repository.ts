@@ -18,7 +18,7 @@ export class LotRepository {
          JOIN assets a ON a.id = x.asset_id
          CROSS JOIN LATERAL (
            SELECT l.* FROM lots l
-            WHERE l.wallet_id = x.wallet_id AND l.asset_id = x.asset_id AND l.remaining > 0 AND l.expires_at > now()
+            WHERE l.wallet_id = x.wallet_id AND l.asset_id = x.asset_id AND l.live AND l.expires_at > now()
             ORDER BY l.expires_at, l.id LIMIT $3
          ) l
         ORDER BY x.ord, l.expires_at, l.id`,

@@ -18,7 +18,7 @@ BEGIN
   FOR v_lot IN
     SELECT l.id, l.remaining - l.held AS free
       FROM lots l
-     WHERE l.wallet_id = p_wallet AND l.asset_id = p_asset AND l.remaining > 0 AND l.expires_at > p_now
+     WHERE l.wallet_id = p_wallet AND l.asset_id = p_asset AND l.live AND l.expires_at > p_now
      ORDER BY l.expires_at, l.id
   LOOP
     CONTINUE WHEN v_lot.free <= 0;

@@ -22,7 +22,7 @@ BEGIN
   FOR v_lot IN
     SELECT l.id, l.project_id, l.remaining - l.held AS free, l.expires_at
       FROM lots l
-     WHERE l.wallet_id = p_wallet AND l.asset_id = p_asset AND l.remaining > 0 AND l.expires_at <= p_now
+     WHERE l.wallet_id = p_wallet AND l.asset_id = p_asset AND l.live AND l.expires_at <= p_now
        AND l.remaining > l.held
      ORDER BY l.expires_at, l.id
   LOOP

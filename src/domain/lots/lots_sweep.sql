@@ -24,7 +24,7 @@ BEGIN
   FOR v_due IN
     SELECT d.wallet_id, d.asset_id, min(d.expires_at) AS first_due, count(*)::integer AS lots
       FROM (SELECT l.wallet_id, l.asset_id, l.expires_at FROM lots l
-             WHERE l.remaining > l.held AND l.expires_at <= v_now
+             WHERE l.live AND l.expires_at <= v_now AND l.remaining > l.held
              ORDER BY l.expires_at LIMIT p_limit) d
      GROUP BY d.wallet_id, d.asset_id
      ORDER BY min(d.expires_at)
