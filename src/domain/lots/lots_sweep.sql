@@ -1,7 +1,8 @@
 -- lots_sweep: one round of the background expiry sweeper (src/domain/lots/lot-sweeper.ts),
 -- installed by migrate() like ledger_post. Takes the due lots (`expires_at` passed, something
--- unreserved left) earliest first, up to about `p_limit`, and for each of their wallets and
--- assets posts every due expiry through lots_expire_due, under the wallet's row lock.
+-- unreserved left) earliest first, `p_limit` of them, and posts their expiry through
+-- lots_expire_due, wallet by wallet, each under the wallet's row lock; at most `p_limit`
+-- expiries in all, so one round is one short database transaction.
 --
 -- Safe with any number of instances: a wallet is locked with SKIP LOCKED, so two sweepers never
 -- wait for each other (nor for a posting; ledger_post expires a wallet's due lots itself before
@@ -18,7 +19,7 @@ DECLARE
   v_now timestamptz := clock_timestamp()::timestamptz(3);
   v_due record;
   v_count integer;
-  v_lots integer := 0;
+  v_selected integer := 0;
 BEGIN
   expired := 0; skipped := 0; max_lag_ms := NULL;
   FOR v_due IN
@@ -29,19 +30,20 @@ BEGIN
      GROUP BY d.wallet_id, d.asset_id
      ORDER BY min(d.expires_at)
   LOOP
-    v_lots := v_lots + v_due.lots;
+    v_selected := v_selected + v_due.lots;
+    EXIT WHEN expired >= p_limit;
     PERFORM 1 FROM wallets WHERE id = v_due.wallet_id FOR NO KEY UPDATE SKIP LOCKED;
     IF NOT FOUND THEN
       skipped := skipped + 1;
       CONTINUE;
     END IF;
-    v_count := lots_expire_due(v_due.wallet_id, v_due.asset_id, v_now);
+    v_count := lots_expire_due(v_due.wallet_id, v_due.asset_id, v_now, p_limit - expired);
     IF v_count > 0 THEN
       expired := expired + v_count;
       max_lag_ms := greatest(coalesce(max_lag_ms, 0), floor(extract(epoch FROM clock_timestamp() - v_due.first_due) * 1000)::bigint);
     END IF;
   END LOOP;
-  full_round := v_lots >= p_limit;
+  full_round := v_selected >= p_limit OR expired >= p_limit;
   RETURN NEXT;
 END
 $fn$;

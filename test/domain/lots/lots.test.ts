@@ -174,13 +174,13 @@ describe('expiry', () => {
     await makeDue(second.id);
     await makeDue(first.id);
     await post(f, f.system.id, customer.id, 10n);
-    const expiries = await t.db.query<{ amount: string; lot_id: string }>(
-      `SELECT amount::text, lot_id::text FROM transactions WHERE from_wallet_id = $1 AND kind = 'expiry' ORDER BY seq`,
+    const expiries = await t.db.query<{ amount: string; lot_id: string; from_balance: string }>(
+      `SELECT amount::text, lot_id::text, from_balance::text FROM transactions WHERE from_wallet_id = $1 AND kind = 'expiry' ORDER BY seq`,
       [customer.id],
     );
     expect(expiries).toEqual([
-      { amount: '2', lot_id: second.id }, // made due first: the earlier expires_at
-      { amount: '1', lot_id: first.id },
+      { amount: '2', lot_id: second.id, from_balance: '4' }, // made due first: the earlier expires_at
+      { amount: '1', lot_id: first.id, from_balance: '3' },
     ]);
     expect((await lotsOf(customer.id)).map((l) => l.remaining)).toEqual(['0', '0', '3', '10']);
     expect(await balanceOf(customer.id)).toBe(13n);
@@ -188,6 +188,26 @@ describe('expiry', () => {
 });
 
 describe('lots_sweep (the background sweeper)', () => {
+  it('takes at most its batch of lots per round, earliest first, and says when the round was full', async () => {
+    const f = await project('lots-sweep-batch', 2);
+    await setExpiry(f, 1000);
+    for (const customer of f.customers) for (let i = 0; i < 3; i++) await post(f, f.system.id, customer.id, 10n);
+    // earlier lots fall due earlier: one a second, the last one now
+    await t.db.query(
+      `UPDATE lots SET expires_at = clock_timestamp()::timestamptz(3) - make_interval(secs => (SELECT max(id) FROM lots WHERE project_id = $1) - id) WHERE project_id = $1`,
+      [f.projectId],
+    );
+    const first = await lots.sweep(4);
+    expect(first).toMatchObject({ expired: 4, fullRound: true });
+    expect(await lots.sweep(4)).toMatchObject({ expired: 2, fullRound: false });
+    const order = await t.db.query<{ ordered: boolean }>(
+      `SELECT bool_and(x.created_at >= x.previous) AS ordered
+         FROM (SELECT created_at, lag(created_at, 1, '-infinity') OVER (ORDER BY seq) AS previous FROM transactions WHERE project_id = $1 AND kind = 'expiry') x`,
+      [f.projectId],
+    );
+    expect(order[0].ordered).toBe(true);
+  });
+
   it('posts every due expiry exactly once, with two sweepers and postings running at the same time', async () => {
     const f = await project('lots-sweep', 20);
     await setExpiry(f, 1000);
