@@ -3,7 +3,7 @@
 //   npm run build && ./node_modules/.bin/node bench/expiry.js [transfers] [debit] [sweeper] [--duration 10] [--rounds 2] [--connections 64]
 //
 // One throw-away embedded PostgreSQL (bench/lib/postgres.js) and the service as a child process
-// (default settings: sweeper every 5 s, 500 lots per batch). Three measurements:
+// (default settings: sweeper every 1 s, 500 lots per batch). Three measurements:
 //
 // transfers  POST /transactions (random customer -> other customer, 0.01) on two projects of the
 //            same service in the same run, alternating rounds: PLAIN (asset without expiry) and
@@ -165,7 +165,7 @@ async function main() {
     }
 
     if (wanted('sweeper')) {
-      log('\n[sweeper] the service\'s own sweeper (LEDGER_LOT_SWEEP_INTERVAL_MS 5000, LEDGER_LOT_SWEEP_BATCH 500)');
+      log('\n[sweeper] the service\'s own sweeper (LEDGER_LOT_SWEEP_INTERVAL_MS 1000, LEDGER_LOT_SWEEP_BATCH 500)');
       const s = await project('sweep', 86_400, 200);
       const due = async () => Number((await sql.query(`SELECT count(*)::int AS n FROM lots WHERE project_id = $1 AND remaining > held AND expires_at <= now()`, [s.projectId])).rows[0].n);
       const spread = (seconds) =>

@@ -81,7 +81,7 @@ export function loadConfig(env: Env = process.env): Config {
     graphqlMaxCost: integer(env, 'LEDGER_GRAPHQL_MAX_COST', 10_000, 1, 999_999_999),
     graphqlSqlPlans: boolean(env, 'LEDGER_GRAPHQL_SQL_PLANS', true),
     lotSweep: {
-      intervalMs: integer(env, 'LEDGER_LOT_SWEEP_INTERVAL_MS', 5_000, 0, 50_000),
+      intervalMs: integer(env, 'LEDGER_LOT_SWEEP_INTERVAL_MS', 1_000, 0, 50_000),
       batchSize: integer(env, 'LEDGER_LOT_SWEEP_BATCH', 500, 1, 100_000),
     },
   };

@@ -39,7 +39,7 @@ export interface Services {
 }
 
 /** The sweeper's defaults when the caller (CLI, tests) gives none: see LEDGER_LOT_SWEEP_* in src/config.ts. */
-export const DEFAULT_LOT_SWEEP: LotSweeperOptions = { intervalMs: 5_000, batchSize: 500 };
+export const DEFAULT_LOT_SWEEP: LotSweeperOptions = { intervalMs: 1_000, batchSize: 500 };
 
 export async function createServices(db: Database, logger: Logger, options: { lotSweep?: LotSweeperOptions } = {}): Promise<Services> {
   const apiKeys = new ApiKeyService(db, await loadPlans(db));
