@@ -10,7 +10,8 @@ import { Migration } from '@mikro-orm/migrations';
  *   holds reserve (it does not expire while reserved). A wallet's funds without a lot (credited
  *   while the asset had no expiry) are its balance minus the sum of its lots' `remaining`.
  *   Lots and balances of a wallet are written only under that wallet's row lock (ledger_post, the
- *   sweeper), so they never disagree.
+ *   sweeper), so they never disagree. `hold_lots` records what each pending hold reserved from
+ *   which lot (for the holds of part two).
  * - An expired lot leaves the wallet in a transaction of kind `expiry` to the reserved address
  *   `@expired`: from the customer wallet to no wallet (`to_wallet_id` and `to_balance` NULL, as a
  *   seed has no `from_wallet_id`), dated the lot's `expires_at`, `lot_id` naming the lot.
@@ -44,6 +45,15 @@ export class Migration20261123125000_point_lots extends Migration {
       ) WITH (fillfactor = 80)`);
     this.addSql(`CREATE INDEX lots_wallet_idx ON lots (wallet_id, asset_id, expires_at, id) WHERE live`);
     this.addSql(`CREATE INDEX lots_due_idx ON lots (expires_at) WHERE live`);
+    // What each pending hold reserves from each lot (§10 × §15): consumed by its capture, released by its void or expiry.
+    this.addSql(`
+      CREATE TABLE hold_lots (
+        hold_id uuid NOT NULL,
+        lot_id bigint NOT NULL,
+        project_id integer NOT NULL,
+        amount bigint NOT NULL CHECK (amount >= 0),
+        PRIMARY KEY (hold_id, lot_id)
+      )`);
     this.addSql(`ALTER TABLE transactions ADD COLUMN lot_id bigint`);
     this.addSql(`ALTER TABLE transactions ALTER COLUMN to_wallet_id DROP NOT NULL, ALTER COLUMN to_balance DROP NOT NULL`);
     this.addSql(`ALTER TABLE transactions DROP CONSTRAINT transactions_kind_check`);
@@ -64,6 +74,7 @@ export class Migration20261123125000_point_lots extends Migration {
     this.addSql(`ALTER TABLE transactions ADD CONSTRAINT transactions_kind_check CHECK (kind IN ('transfer', 'seed'))`);
     this.addSql(`ALTER TABLE transactions ALTER COLUMN to_wallet_id SET NOT NULL, ALTER COLUMN to_balance SET NOT NULL`);
     this.addSql(`ALTER TABLE transactions DROP COLUMN lot_id`);
+    this.addSql(`DROP TABLE hold_lots`);
     this.addSql(`DROP TABLE lots`);
     this.addSql(`ALTER TABLE assets DROP COLUMN expires_after_seconds`);
   }

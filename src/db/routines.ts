@@ -17,6 +17,10 @@ export const ROUTINES = [
   { name: 'lots_credit', file: 'src/domain/lots/lots_credit.sql' },
   { name: 'lots_consume', file: 'src/domain/lots/lots_consume.sql' },
   { name: 'lots_sweep', file: 'src/domain/lots/lots_sweep.sql' },
+  // Holds and lots (§10 × §15): for the hold verbs to call (reserve on create, consume on capture, release).
+  { name: 'lots_reserve', file: 'src/domain/lots/lots_reserve.sql' },
+  { name: 'lots_capture', file: 'src/domain/lots/lots_capture.sql' },
+  { name: 'lots_release', file: 'src/domain/lots/lots_release.sql' },
 ] as const;
 
 export interface Routine {

@@ -103,6 +103,7 @@ function mutations(t: FuzzTarget): MutationSpec[] {
         name(['input', 'name']),
         { path: ['input', 'symbol'], type: 'String', required: true, invalid: fc.oneof(invalidValues.symbol, fc.constant(t.symbol)) },
         { path: ['input', 'fractions'], type: 'Int', required: true, invalid: fc.oneof(fc.integer({ min: 19, max: 2 ** 31 - 1 }), fc.integer({ min: -(2 ** 31), max: -1 })) },
+        { path: ['input', 'expiresAfterSeconds'], type: 'Int', required: false, invalid: invalidValues.expiresAfterSeconds.filter((n) => Number.isInteger(n) && Math.abs(n) < 2 ** 31) },
       ],
     },
     {
@@ -112,9 +113,11 @@ function mutations(t: FuzzTarget): MutationSpec[] {
       base: { id: t.assetId, input: { projectId: pid, name: 'renamed by gql fuzz' } },
       fields: [
         { path: ['id'], type: 'ID', required: true, invalid: fc.oneof(invalidValues.uuid, fc.uuid()) },
-        projectId(['input', 'projectId']),
+        // Optional here (CONTRACT Clarifications §3): without it the rename succeeds.
+        { ...projectId(['input', 'projectId']), required: false },
         name(['input', 'name']),
         { path: ['input', 'symbol'], type: 'String', required: false, invalid: fc.oneof(invalidValues.symbol, fc.constantFrom('OTHER', 'X1')) },
+        { path: ['input', 'expiresAfterSeconds'], type: 'Int', required: false, invalid: invalidValues.expiresAfterSeconds.filter((n) => Number.isInteger(n) && Math.abs(n) < 2 ** 31) },
       ],
     },
     {

@@ -101,8 +101,9 @@ function endpoints(t: FuzzTarget): EndpointSpec[] {
         symbol: { type: 'string', required: true, invalid: fc.oneof(invalidValues.symbol, fc.constant(t.symbol)) },
         fractions: { type: 'integer', required: true, invalid: invalidValues.fractions },
         projectId: { ...projectId, invalid: fc.oneof(invalidValues.projectId, fc.constantFrom(2_147_483_647, 2_000_000_000)) },
+        expiresAfterSeconds: { type: 'integer', required: false, nullable: true, invalid: invalidValues.expiresAfterSeconds },
       },
-      base: { name: 'Fuzz coin', symbol: 'FUZZ', fractions: 2, projectId: t.projectId },
+      base: { name: 'Fuzz coin', symbol: 'FUZZ', fractions: 2, projectId: t.projectId, expiresAfterSeconds: 3600 },
     },
     {
       name: 'PUT /assets/{id}',
@@ -110,10 +111,12 @@ function endpoints(t: FuzzTarget): EndpointSpec[] {
       path: (id = t.assetId) => `/assets/${id}`,
       badParams: fc.oneof(badUuidSegment, fc.uuid()),
       fields: {
-        projectId,
+        // Optional here (CONTRACT Clarifications §3): without it the rename succeeds.
+        projectId: { ...projectId, required: false },
         // The asset has transactions: any other symbol is a 409, and a malformed one a 400.
         symbol: { type: 'string', required: false, invalid: fc.oneof(invalidValues.symbol, fc.constantFrom('OTHER', 'X1')) },
         name: { type: 'string', required: true, invalid: invalidValues.name },
+        expiresAfterSeconds: { type: 'integer', required: false, nullable: true, invalid: invalidValues.expiresAfterSeconds },
       },
       base: { projectId: t.projectId, name: 'renamed asset' },
     },

@@ -93,6 +93,8 @@ export const invalidValues = {
     fc.integer({ min: 1, max: 1e9 }).filter((n) => n % 10 !== 0).map((n) => n / 1000),
   ),
   flowId: fc.oneof(fc.constant(''), tooLong(201)),
+  /** Seconds a lot lives: an integer 1–315,360,000 (or null). */
+  expiresAfterSeconds: fc.oneof(fc.integer({ max: 0 }), fc.integer({ min: 315_360_001, max: 2 ** 31 - 1 }), fc.constantFrom(1.5, 0.5, -0, 1e300, 2 ** 53)),
 };
 
 /** A string that is certainly not an address, id or symbol of the fuzzed project (so: not found, or invalid). */

@@ -1,0 +1,32 @@
+-- lots_reserve: what a new pending hold reserves from the sender's lots (CONTRACT §15, §10).
+-- Installed by migrate() like ledger_post. For the holds of part two: the hold's posting code
+-- calls it under the sender's row lock, after lots_expire_due(p_now) and after it checked the
+-- available balance. Lots alive at `p_now` are reserved the one expiring first first (`held`
+-- grows; the reservation is recorded in hold_lots); whatever they do not cover is reserved from
+-- the funds without a lot. Reserved points do not expire while the hold is pending. Returns the
+-- amount reserved from lots.
+CREATE OR REPLACE FUNCTION lots_reserve(
+  p_hold uuid, p_wallet uuid, p_asset uuid, p_amount bigint, p_now timestamp with time zone
+) RETURNS bigint
+LANGUAGE plpgsql AS $fn$
+DECLARE
+  v_lot record;
+  v_left bigint := p_amount;
+  v_take bigint;
+BEGIN
+  FOR v_lot IN
+    SELECT l.id, l.project_id, l.remaining - l.held AS free
+      FROM lots l
+     WHERE l.wallet_id = p_wallet AND l.asset_id = p_asset AND l.live AND l.expires_at > p_now
+     ORDER BY l.expires_at, l.id
+  LOOP
+    CONTINUE WHEN v_lot.free <= 0;
+    v_take := least(v_lot.free, v_left);
+    UPDATE lots SET held = held + v_take WHERE id = v_lot.id;
+    INSERT INTO hold_lots (hold_id, lot_id, project_id, amount) VALUES (p_hold, v_lot.id, v_lot.project_id, v_take);
+    v_left := v_left - v_take;
+    EXIT WHEN v_left = 0;
+  END LOOP;
+  RETURN p_amount - v_left;
+END
+$fn$;
