@@ -17,8 +17,12 @@
 //            service's sweeper. Then, under the transfers load on PLAIN, 20,000 lots whose
 //            expires_at are spread over 20 s: the lag from expires_at to the posting of the
 //            expiry, sampled every 250 ms as the age of the oldest due lot not yet expired.
+// overhead   what the lot hooks cost a posting of an asset without expiry: ledger_post as
+//            installed vs the same text with its lot hook lines removed (ledger_post_without_lots),
+//            straight over SQL, synchronous_commit off (the commit's fsync would hide it),
+//            interleaved: single transfers, and batches of 100 (as the posting queue sends them).
 
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -214,6 +218,43 @@ async function main() {
         `  under load (${r.okPerSecond.toFixed(0)} transfers/s on PLAIN for 30 s): lag from expires_at to posting, sampled: ` +
           `p50 ${results.sweepUnderLoad.lagP50Ms.toFixed(0)} ms, p90 ${results.sweepUnderLoad.lagP90Ms.toFixed(0)} ms, max ${results.sweepUnderLoad.lagMaxMs.toFixed(0)} ms; ${left} due lots left at the end`,
       );
+    }
+    if (wanted('overhead')) {
+      log('\n[overhead] ledger_post vs ledger_post_without_lots on an asset without expiry, synchronous_commit off');
+      const text = readFileSync(new URL('../src/domain/ledger/ledger_post.sql', import.meta.url), 'utf8')
+        .split('\n')
+        .filter((line) => !/lots_(expire_due|consume|credit)\(|a.ever_expiring/.test(line))
+        .join('\n')
+        .replace(/IF p_from\[i\] IS NOT NULL THEN\s*END IF;/, '')
+        .replace('CREATE OR REPLACE FUNCTION ledger_post(', 'CREATE OR REPLACE FUNCTION ledger_post_without_lots(');
+      await sql.query(text);
+      const o = await project('overhead', null, 200);
+      await credit(o, o.customers.map((c) => c.id), Array(o.customers.length).fill(1_000_000n));
+      const client = await sql.connect();
+      try {
+        await client.query('SET synchronous_commit = off');
+        const post = async (fn, size) => {
+          const pairs = Array.from({ length: size }, () => {
+            const from = Math.floor(Math.random() * o.customers.length);
+            return [o.customers[from].id, o.customers[(from + 1 + Math.floor(Math.random() * (o.customers.length - 1))) % o.customers.length].id];
+          });
+          const started = performance.now();
+          await client.query(`SELECT count(*) FROM ${fn}($1::int[], $2::uuid[], $3::uuid[], $4::uuid[], $5::bigint[], $6::text[])`, [
+            Array(size).fill(o.projectId), Array(size).fill(o.assetId), pairs.map((p) => p[0]), pairs.map((p) => p[1]), Array(size).fill('1'), Array(size).fill(null),
+          ]);
+          return performance.now() - started;
+        };
+        for (const size of [1, 100]) {
+          const times = { ledger_post: [], ledger_post_without_lots: [] };
+          for (let i = 0; i < 20; i++) for (const fn of Object.keys(times)) await post(fn, size);
+          for (let i = 0; i < (size === 1 ? 1000 : 100); i++) for (const fn of Object.keys(times)) times[fn].push(await post(fn, size));
+          const [w, wo] = [median(times.ledger_post), median(times.ledger_post_without_lots)];
+          results[`overhead${size}`] = { withLots: w, withoutLots: wo, ratio: w / wo };
+          log(`  ${String(size).padStart(3)} transfer(s) per call: p50 ${w.toFixed(3)} ms with the hooks, ${wo.toFixed(3)} ms without (${(w / wo).toFixed(2)} ×)`);
+        }
+      } finally {
+        client.release();
+      }
     }
     log(`\n${JSON.stringify(results, null, 1)}`);
     await sql.end();

@@ -4,7 +4,7 @@ import { Migration } from '@mikro-orm/migrations';
  * Points that expire (CONTRACT §15).
  *
  * - `assets.expires_after_seconds`: NULL = never. Read by each credit when it posts, so a change
- *   applies to credits posted after it.
+ *   applies to credits posted after it. `assets.ever_expiring`: it has had an expiry (sticky).
  * - `lots`: one row per credit of an expiring asset to a customer wallet. `remaining` is what is
  *   left of it (pending holds' reservations included); `held` the part of `remaining` that pending
  *   holds reserve (it does not expire while reserved). A wallet's funds without a lot (credited
@@ -27,6 +27,9 @@ import { Migration } from '@mikro-orm/migrations';
 export class Migration20261123125000_point_lots extends Migration {
   override up(): void {
     this.addSql(`ALTER TABLE assets ADD COLUMN expires_after_seconds integer CHECK (expires_after_seconds BETWEEN 1 AND 315360000)`);
+    // Set once the asset has had an expiry, never cleared: only then can a wallet hold lots of it,
+    // so postings of every other asset skip the lot rules altogether.
+    this.addSql(`ALTER TABLE assets ADD COLUMN ever_expiring boolean NOT NULL DEFAULT false, ADD CHECK (expires_after_seconds IS NULL OR ever_expiring)`);
     this.addSql(`
       CREATE TABLE lots (
         id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -76,6 +79,6 @@ export class Migration20261123125000_point_lots extends Migration {
     this.addSql(`ALTER TABLE transactions DROP COLUMN lot_id`);
     this.addSql(`DROP TABLE hold_lots`);
     this.addSql(`DROP TABLE lots`);
-    this.addSql(`ALTER TABLE assets DROP COLUMN expires_after_seconds`);
+    this.addSql(`ALTER TABLE assets DROP COLUMN ever_expiring, DROP COLUMN expires_after_seconds`);
   }
 }

@@ -37,6 +37,8 @@ export const AssetSchema = defineEntity({
     fractions: p.integer(),
     /** Lifetime of the lots its credits to customer wallets create (CONTRACT §15); null: never expires. */
     expiresAfterSeconds: p.integer().nullable(),
+    /** It has had an expiry, so wallets may hold lots of it (sticky; the posting function skips the lot rules otherwise). */
+    everExpiring: p.boolean().default(false),
     createdAt: p.datetime(3).onCreate(() => new Date()),
     updatedAt: p.datetime(3).onCreate(() => new Date()).onUpdate(() => new Date()),
   },

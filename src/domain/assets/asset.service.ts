@@ -29,7 +29,8 @@ export class AssetService {
         const limit = principal.plan.assets_per_project;
         if ((await em.count(AssetSchema, { projectId: data.projectId })) >= limit) throw quotaExceeded('assets_per_project', limit);
         if (await symbolTaken(em, ownerId, data.projectId, data.symbol, null)) throw symbolConflict(data.symbol);
-        const asset = em.create(AssetSchema, { id: randomUUID(), ownerId, ...data, expiresAfterSeconds: data.expiresAfterSeconds ?? null });
+        const expiresAfterSeconds = data.expiresAfterSeconds ?? null;
+        const asset = em.create(AssetSchema, { id: randomUUID(), ownerId, ...data, expiresAfterSeconds, everExpiring: expiresAfterSeconds !== null });
         await em.flush();
         // The first asset becomes the primary one; a project sharing another's primary keeps it.
         if (project.assetId === null) {
@@ -79,7 +80,10 @@ export class AssetService {
           asset.symbol = data.symbol;
         }
         if (data.name !== undefined) asset.name = data.name;
-        if (data.expiresAfterSeconds !== undefined) asset.expiresAfterSeconds = data.expiresAfterSeconds;
+        if (data.expiresAfterSeconds !== undefined) {
+          asset.expiresAfterSeconds = data.expiresAfterSeconds;
+          if (data.expiresAfterSeconds !== null) asset.everExpiring = true;
+        }
         await em.flush();
         return toAssetView(asset);
       }),

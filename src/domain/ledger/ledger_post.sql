@@ -21,10 +21,11 @@
 -- * Idempotency: an element carrying a request key that already posted answers that posting as
 --   it was (only if it is the same movement), and posts nothing again.
 -- * Points that expire (CONTRACT §15; the lot rules live in src/domain/lots/*.sql): an element is
---   posted at one instant, v_now, which is also its date. Before it touches a wallet in an asset,
---   the wallet's lots due at v_now are expired (lots_expire_due; those expiry postings stay even
---   when the element is then refused: they were owed); a debit then consumes lots
---   (lots_consume), a credit to a customer wallet of an expiring asset creates one (lots_credit).
+--   posted at one instant, v_now, which is also its date. For an asset that has ever had an expiry
+--   (read once per asset of the batch), before it touches a wallet, the wallet's lots due at v_now
+--   are expired (lots_expire_due; those expiry postings stay even when the element is then
+--   refused: they were owed); a debit then consumes lots (lots_consume), and a credit to a
+--   customer wallet while the asset has an expiry creates one (lots_credit).
 CREATE OR REPLACE FUNCTION ledger_post(
   p_project integer[], p_asset uuid[], p_from uuid[], p_to uuid[], p_amount bigint[], p_request text[]
 ) RETURNS TABLE (
@@ -36,6 +37,9 @@ DECLARE
   v_to_current bigint;
   v_same boolean;
   v_now timestamptz;
+  v_lot_asset uuid;
+  v_lot_seconds integer;
+  v_lots boolean := false;
 BEGIN
   PERFORM 1 FROM wallets WHERE id = ANY (p_from || p_to) ORDER BY id FOR NO KEY UPDATE;
   FOR i IN 1 .. coalesce(array_length(p_amount, 1), 0) LOOP
@@ -72,10 +76,16 @@ BEGIN
       CONTINUE;
     END IF;
     v_now := clock_timestamp()::timestamptz(3);
-    IF p_from[i] IS NOT NULL THEN
-      PERFORM lots_expire_due(p_from[i], p_asset[i], v_now);
+    IF v_lot_asset IS DISTINCT FROM p_asset[i] THEN
+      SELECT a.expires_after_seconds, a.ever_expiring INTO v_lot_seconds, v_lots FROM assets a WHERE a.id = p_asset[i];
+      v_lot_asset := p_asset[i];
     END IF;
-    PERFORM lots_expire_due(p_to[i], p_asset[i], v_now);
+    IF v_lots THEN
+      IF p_from[i] IS NOT NULL THEN
+        PERFORM lots_expire_due(p_from[i], p_asset[i], v_now);
+      END IF;
+      PERFORM lots_expire_due(p_to[i], p_asset[i], v_now);
+    END IF;
     SELECT amount INTO v_to_current FROM balances WHERE wallet_id = p_to[i] AND asset_id = p_asset[i];
     IF coalesce(v_to_current, 0) > 9223372036854775807 - p_amount[i] THEN
       code := 'balance_overflow';
@@ -92,7 +102,9 @@ BEGIN
         CONTINUE;
       END IF;
       ASSERT from_balance >= 0, 'ledger_post: a debit left a balance below zero';
-      PERFORM lots_consume(p_from[i], p_asset[i], p_amount[i], v_now);
+      IF v_lots THEN
+        PERFORM lots_consume(p_from[i], p_asset[i], p_amount[i], v_now);
+      END IF;
     END IF;
     IF v_to_current IS NULL THEN
       -- A wallet's first balance in an asset: hold the asset against a concurrent delete
@@ -116,7 +128,9 @@ BEGIN
       VALUES (p_project[i], p_asset[i], CASE WHEN p_from[i] IS NULL THEN 'seed' ELSE 'transfer' END,
               p_from[i], p_to[i], p_amount[i], from_balance, to_balance, p_request[i], v_now)
       RETURNING id, seq, created_at INTO tx_id, tx_seq, posted_at;
-    PERFORM lots_credit(p_project[i], p_to[i], p_asset[i], p_amount[i], tx_id, posted_at);
+    IF v_lot_seconds IS NOT NULL THEN
+      PERFORM lots_credit(p_project[i], p_to[i], p_asset[i], p_amount[i], tx_id, posted_at, v_lot_seconds);
+    END IF;
     code := 'ok';
     RETURN NEXT;
   END LOOP;
