@@ -1,12 +1,13 @@
 import type { Database } from './db/database.js';
 import { NotificationChannel } from './db/notifications.js';
+import { Metrics } from './observability/metrics.js';
 import { ApiKeyService } from './domain/auth/api-key.service.js';
 import { CallCounter } from './domain/auth/call-counter.js';
 import { PlanService } from './domain/auth/plan.service.js';
 import { loadPlans } from './domain/auth/plans.js';
 import { IdempotencyService } from './domain/idempotency/idempotency.service.js';
 import { LedgerRepository } from './domain/ledger/ledger.repository.js';
-import { LedgerService } from './domain/ledger/ledger.service.js';
+import { LedgerService, postingOutcome } from './domain/ledger/ledger.service.js';
 import { PostingQueue } from './domain/ledger/posting-queue.js';
 import { WebhookRepository } from './domain/webhook/webhook.repository.js';
 import { WebhookService } from './domain/webhook/webhook.service.js';
@@ -18,6 +19,8 @@ import type { Logger } from './logger.js';
 /** The domain services, built once per process and shared by REST, GraphQL and the CLI. */
 export interface Services {
   db: Database;
+  /** Prometheus series (CONTRACT §17), fed by the HTTP pipeline, GraphQL and the posting queue. */
+  metrics: Metrics;
   /** LISTEN/NOTIFY across instances; started by the app (src/app.ts), idle in the CLI. */
   notifications: NotificationChannel;
   apiKeys: ApiKeyService;
@@ -34,7 +37,9 @@ export interface Services {
 export async function createServices(db: Database, logger: Logger): Promise<Services> {
   const apiKeys = new ApiKeyService(db, await loadPlans(db));
   const ledgerRepository = new LedgerRepository(db);
-  const ledger = new LedgerService(ledgerRepository, new PostingQueue(ledgerRepository));
+  const metrics = new Metrics(db.pool);
+  const queue = new PostingQueue(ledgerRepository, (results) => metrics.observePostingCommit(results.map((r) => postingOutcome(r.code))));
+  const ledger = new LedgerService(ledgerRepository, queue);
   return {
     ledger,
     webhook: new WebhookService(new WebhookRepository(db), ledger, logger),
@@ -42,6 +47,7 @@ export async function createServices(db: Database, logger: Logger): Promise<Serv
     assets: new AssetService(db),
     wallets: new WalletService(db),
     db,
+    metrics,
     notifications: new NotificationChannel(db.url, logger),
     apiKeys,
     calls: new CallCounter(db, logger),

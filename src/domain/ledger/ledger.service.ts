@@ -5,7 +5,7 @@ import { nextPostingKey } from '../idempotency/request-scope.js';
 import { type LedgerRepository, type PostingContext } from './ledger.repository.js';
 import { checkReferences } from './ledger.rules.js';
 import type { PostingQueue } from './posting-queue.js';
-import type { AssetRef, BalanceRow, HistoryRow, PostingResult, TransactionRow, WalletRef } from './ledger.types.js';
+import type { AssetRef, BalanceRow, HistoryRow, PostingCode, PostingResult, TransactionRow, WalletRef } from './ledger.types.js';
 import { MINT_ADDRESS } from './ledger.types.js';
 import { isUuid } from '../shared/ids.js';
 
@@ -41,13 +41,16 @@ export interface HistoryPage {
   total: number;
 }
 
-const REFUSALS: Record<Exclude<PostingResult['code'], 'ok'>, () => LedgerError> = {
+const REFUSALS: Record<Exclude<PostingCode, 'ok'>, () => LedgerError> = {
   insufficient_funds: () => new LedgerError('insufficient_funds', 'the sender does not have enough funds'),
   wallet_inactive: () => new LedgerError('wallet_inactive', 'both wallets must be active'),
   balance_overflow: () => new LedgerError('conflict', 'the receiving balance would exceed its maximum'),
   asset_missing: () => new LedgerError('not_found', 'currency not found (the asset was deleted)'),
   request_key_mismatch: () => new LedgerError('conflict', 'this idempotent request already made a different posting'),
 };
+
+/** A posting's outcome as the contract names it: `posted`, or the error code of its refusal. */
+export const postingOutcome = (code: PostingCode): string => (code === 'ok' ? 'posted' : REFUSALS[code]().code);
 
 /** Money movement: transfers, seeds and histories. The only writer of balances. */
 export class LedgerService {
