@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { trace } from '@opentelemetry/api';
 import { randomUUID } from 'node:crypto';
 import type { ApiKeyService, Principal } from '../domain/auth/api-key.service.js';
 import type { CallCounter } from '../domain/auth/call-counter.js';
@@ -53,6 +54,8 @@ async function handle(deps: HttpDeps, router: Router, req: IncomingMessage, res:
   const incomingId = req.headers['x-request-id'];
   const requestId = typeof incomingId === 'string' && REQUEST_ID.test(incomingId) ? incomingId : randomUUID();
   const log = deps.logger.child({ requestId });
+  // With tracing on, the HTTP server span is active here; without it this is a no-op.
+  trace.getActiveSpan()?.setAttribute('ledger.request_id', requestId);
   const facts: RequestFacts = { route: UNMATCHED };
   let reply: Reply;
   try {
