@@ -6,6 +6,7 @@ import { graphQLLimits } from './graphql/limits/limits.js';
 import { createHttpServer } from './http/server.js';
 import { Cors } from './http/cors.js';
 import { metricsRoute } from './observability/metrics.route.js';
+import { webRoutes } from './web/web.routes.js';
 import type { Logger } from './logger.js';
 import { allRoutes } from './rest/index.js';
 import { createServices, type Services } from './services.js';
@@ -38,7 +39,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const services = await createServices(db, logger);
   const graphql = await createGraphQLEndpoint(services, graphQLLimits(options.graphqlMaxCost), { sqlPlans: options.graphqlSqlPlans ?? true, exposePlan: options.exposeStatementCount ?? false });
   const server = createHttpServer({
-    routes: [...allRoutes(services, graphql), metricsRoute(services.metrics, options.metricsToken)],
+    routes: [...allRoutes(services, graphql), metricsRoute(services.metrics, options.metricsToken), ...webRoutes()],
     apiKeys: services.apiKeys,
     calls: services.calls,
     idempotency: services.idempotency,

@@ -85,7 +85,7 @@ async function handle(deps: HttpDeps, router: Router, req: IncomingMessage, res:
 async function dispatch(deps: HttpDeps, router: Router, req: IncomingMessage, requestId: string, log: Logger, facts: RequestFacts): Promise<Reply> {
   const url = new URL(req.url ?? '/', 'http://localhost');
   const isPublic = PUBLIC_PREFIXES.some((p) => url.pathname === p || (p.endsWith('/') && url.pathname.startsWith(p)));
-  const match = router.match(req.method ?? 'GET', url.pathname);
+  const match = router.match(req.method ?? 'GET', url.pathname, /\btext\/html\b/.test(req.headers.accept ?? ''));
   if (match) facts.route = match.route.path;
   const auth = match?.route.auth ?? (isPublic ? 'none' : 'api_key');
 
