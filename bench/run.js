@@ -270,12 +270,13 @@ async function main() {
           rowsAdded: added,
           pgErrors,
           peakRss,
+          loadAverage: os.loadavg()[0],
           peakRssScope: peakIsPerRun ? 'run' : 'process lifetime',
           cpuMsPerOk: counted ? { app: cpu.app / counted, appKernel: cpu.appSystem / counted, postgres: cpu.pg / counted } : null,
           check,
         };
         runs.push(run);
-        say(`  round ${round} ${arm.name.padEnd(12)} ${fixed(run.okPerSecond, 0).padStart(6)} 2xx/s  p50 ${fixed(run.p50)} ms  p99 ${fixed(run.p99)} ms  errors ${run.errorCount}  peak RSS ${fixed(peakRss, 0)} MiB  cpu ms/2xx app ${fixed(run.cpuMsPerOk?.app ?? NaN, 2)} pg ${fixed(run.cpuMsPerOk?.postgres ?? NaN, 2)}  [${statusText(run.statuses)}]  ledger ${check.ok ? 'ok' : `FAIL: ${check.problems.join('; ')}`}`);
+        say(`  round ${round} ${arm.name.padEnd(12)} ${fixed(run.okPerSecond, 0).padStart(6)} 2xx/s  p50 ${fixed(run.p50)} ms  p99 ${fixed(run.p99)} ms  errors ${run.errorCount}  peak RSS ${fixed(peakRss, 0)} MiB  cpu ms/2xx app ${fixed(run.cpuMsPerOk?.app ?? NaN, 2)} pg ${fixed(run.cpuMsPerOk?.postgres ?? NaN, 2)}  [${statusText(run.statuses)}]  ledger ${check.ok ? 'ok' : `FAIL: ${check.problems.join('; ')}`}  (machine load ${fixed(run.loadAverage, 1)}${run.connectingSeconds === undefined ? '' : `; measured after ${fixed(run.connectingSeconds, 1)} s of connecting`})`);
         if (run.firstBodyError) say(`    first error: ${run.firstBodyError}`);
         for (const [message, count] of Object.entries(pgErrors)) say(`    PostgreSQL logged ${count} × ${message}`);
       }

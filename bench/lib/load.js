@@ -86,7 +86,7 @@ export async function statementsOfRun(pool, database, limit = 6) {
             regexp_replace(query, '\\s+', ' ', 'g') AS query
        FROM pg_stat_statements
       WHERE dbid = (SELECT oid FROM pg_database WHERE datname = $1) AND toplevel
-        AND query NOT ILIKE '%pg_stat_statements%' AND query NOT LIKE '%bench-harness%'
+        AND query NOT ILIKE '%pg_stat_statements%' AND query NOT ILIKE '%pg_stat_activity%'
       ORDER BY total_exec_time DESC`,
     [database],
   );

@@ -46,15 +46,16 @@ export function pgbenchScript(kind) {
   return `${pick.join('\n')}\n${transferSql({ from: 'seq', to: 'seq', param }).trim()};\n`;
 }
 
-/** Seconds pgbench runs before the measured window: its clients connect and prepare meanwhile. */
-const LEAD_SECONDS = 2;
+/** Seconds pgbench runs beyond `duration`: its clients connect and prepare meanwhile. */
+const LEAD_SECONDS = 5;
 
 /**
  * One pgbench run: `clients` connections (-j 2 threads, prepared statements). pgbench opens its
- * connections when it starts (the HTTP arms keep theirs open across runs), so it runs
- * LEAD_SECONDS longer and only the last `duration` seconds are measured, from its
- * per-transaction log (-l): throughput, latencies and, through `cpuNow`, PostgreSQL's CPU.
- * Figures in the shape of runLoad's; `ok` counts every transaction (for the ledger check).
+ * connections when it starts (the HTTP arms keep theirs open across runs), so the measured
+ * window starts once every client has finished a first transaction, from pgbench's
+ * per-transaction log (-l): throughput, latencies and, through `cpuNow` sampled meanwhile,
+ * PostgreSQL's CPU. Figures in the shape of runLoad's; `ok` counts every transaction (for the
+ * ledger check), `measured` those of the window.
  */
 export async function runPgbench({ url, dir, kind, variables, clients, duration, cpuNow }) {
   const script = path.join(dir, `pgbench-${kind}.sql`);
@@ -62,34 +63,40 @@ export async function runPgbench({ url, dir, kind, variables, clients, duration,
   const prefix = `pgbench-log-${Date.now()}`;
   const defines = Object.entries(variables).flatMap(([k, v]) => ['-D', `${k}=${v}`]);
   const args = ['-n', '-M', 'prepared', '-c', String(clients), '-j', '2', '-T', String(duration + LEAD_SECONDS), '-f', script, '-l', `--log-prefix=${path.join(dir, prefix)}`, ...defines, url];
-  const window = {};
-  const timer = setTimeout(() => Object.assign(window, { start: Date.now() / 1000, cpu: cpuNow() }), LEAD_SECONDS * 1000);
+  const cpuSamples = [];
+  const sampler = setInterval(() => cpuSamples.push([Date.now() / 1000, cpuNow()]), 250);
   const { code, stdout, stderr } = await run(PGBENCH, args);
-  clearTimeout(timer);
+  clearInterval(sampler);
   const end = Date.now() / 1000;
-  const cpuPgMs = window.start ? cpuNow() - window.cpu : NaN;
+  const cpuEnd = cpuNow();
   const processed = Number(/number of transactions actually processed: (\d+)/.exec(stdout)?.[1] ?? 0);
   const failed = Number(/number of failed transactions: (\d+)/.exec(stdout)?.[1] ?? 0);
   const aborted = (stderr.match(/client \d+ aborted/g) ?? []).length;
   if (code !== 0 && processed === 0) throw new Error(`pgbench exited with ${code}: ${stderr.slice(-800)}`);
   // log line: client_id transaction_no time_us script_no end_epoch_s end_us
-  const latencies = [];
+  const done = [];
+  const firstEnd = new Map();
   for (const file of readdirSync(dir).filter((f) => f.startsWith(prefix))) {
     for (const line of readFileSync(path.join(dir, file), 'utf8').split('\n')) {
       const f = line.split(' ');
       const micros = Number(f[2]);
-      if (Number.isFinite(micros) && Number(f[4]) + Number(f[5]) / 1e6 >= window.start) latencies.push(micros / 1000);
+      if (!Number.isFinite(micros)) continue;
+      const at = Number(f[4]) + Number(f[5]) / 1e6;
+      done.push([at, micros / 1000]);
+      if (!(firstEnd.get(f[0]) <= at)) firstEnd.set(f[0], at);
     }
   }
-  latencies.sort((a, b) => a - b);
-  const at = (q) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] : NaN);
-  const seconds = end - window.start;
+  const start = Math.max(...firstEnd.values());
+  const latencies = done.filter(([at]) => at > start).map(([, ms]) => ms).sort((a, b) => a - b);
+  const q = (p) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] : NaN);
+  const cpuAtStart = cpuSamples.find(([t]) => t >= start);
+  const seconds = end - start;
   return {
     rps: latencies.length / seconds,
     okPerSecond: latencies.length / seconds,
-    p50: at(0.5),
-    p90: at(0.9),
-    p99: at(0.99),
+    p50: q(0.5),
+    p90: q(0.9),
+    p99: q(0.99),
     max: latencies.at(-1) ?? NaN,
     requests: processed + failed,
     ok: processed,
@@ -101,7 +108,8 @@ export async function runPgbench({ url, dir, kind, variables, clients, duration,
     errorCount: failed + aborted,
     statuses: { ok: processed, ...(failed ? { failed } : {}), ...(aborted ? { 'aborted clients': aborted } : {}) },
     duration: seconds,
-    cpuPgMs,
+    connectingSeconds: start - (end - duration - LEAD_SECONDS),
+    cpuPgMs: cpuAtStart ? ((cpuEnd - cpuAtStart[1]) * seconds) / (end - cpuAtStart[0]) : NaN,
     tpsReportedByPgbench: Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(stdout)?.[1] ?? NaN),
     firstBodyError: aborted ? stderr.split('\n').find((l) => /aborted/.test(l)) : undefined,
   };
