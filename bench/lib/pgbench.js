@@ -52,7 +52,7 @@ const LEAD_SECONDS = 5;
 /**
  * One pgbench run: `clients` connections (-j 2 threads, prepared statements). pgbench opens its
  * connections when it starts (the HTTP arms keep theirs open across runs), so the measured
- * window starts once every client has finished a first transaction, from pgbench's
+ * window starts once every client has sent a first transaction, from pgbench's
  * per-transaction log (-l): throughput, latencies and, through `cpuNow` sampled meanwhile,
  * PostgreSQL's CPU. Figures in the shape of runLoad's; `ok` counts every transaction (for the
  * ledger check), `measured` those of the window.
@@ -75,7 +75,7 @@ export async function runPgbench({ url, dir, kind, variables, clients, duration,
   if (code !== 0 && processed === 0) throw new Error(`pgbench exited with ${code}: ${stderr.slice(-800)}`);
   // log line: client_id transaction_no time_us script_no end_epoch_s end_us
   const done = [];
-  const firstEnd = new Map();
+  const firstStart = new Map();
   for (const file of readdirSync(dir).filter((f) => f.startsWith(prefix))) {
     for (const line of readFileSync(path.join(dir, file), 'utf8').split('\n')) {
       const f = line.split(' ');
@@ -83,10 +83,10 @@ export async function runPgbench({ url, dir, kind, variables, clients, duration,
       if (!Number.isFinite(micros)) continue;
       const at = Number(f[4]) + Number(f[5]) / 1e6;
       done.push([at, micros / 1000]);
-      if (!(firstEnd.get(f[0]) <= at)) firstEnd.set(f[0], at);
+      if (!(firstStart.get(f[0]) <= at - micros / 1e6)) firstStart.set(f[0], at - micros / 1e6);
     }
   }
-  const start = Math.max(...firstEnd.values());
+  const start = Math.max(...firstStart.values()); // the last client has connected and sent its first transaction
   const latencies = done.filter(([at]) => at > start).map(([, ms]) => ms).sort((a, b) => a - b);
   const q = (p) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] : NaN);
   const cpuAtStart = cpuSamples.find(([t]) => t >= start);
