@@ -3,7 +3,10 @@ import { NotificationChannel } from './db/notifications.js';
 import { ApiKeyService } from './domain/auth/api-key.service.js';
 import { CallCounter } from './domain/auth/call-counter.js';
 import { PlanService } from './domain/auth/plan.service.js';
-import { loadPlans } from './domain/auth/plans.js';
+import { ApiKeyRepository } from './domain/auth/api-key.repository.js';
+import { CallCountRepository } from './domain/auth/call-count.repository.js';
+import { loadPlans } from './domain/auth/plan.repository.js';
+import { IdempotencyRepository } from './domain/idempotency/idempotency.repository.js';
 import { IdempotencyService } from './domain/idempotency/idempotency.service.js';
 import { LedgerRepository } from './domain/ledger/ledger.repository.js';
 import { LedgerService } from './domain/ledger/ledger.service.js';
@@ -32,7 +35,7 @@ export interface Services {
 }
 
 export async function createServices(db: Database, logger: Logger): Promise<Services> {
-  const apiKeys = new ApiKeyService(db, await loadPlans(db));
+  const apiKeys = new ApiKeyService(new ApiKeyRepository(db), await loadPlans(db));
   const ledgerRepository = new LedgerRepository(db);
   const ledger = new LedgerService(ledgerRepository, new PostingQueue(ledgerRepository));
   return {
@@ -44,8 +47,8 @@ export async function createServices(db: Database, logger: Logger): Promise<Serv
     db,
     notifications: new NotificationChannel(db.url, logger),
     apiKeys,
-    calls: new CallCounter(db, logger),
+    calls: new CallCounter(new CallCountRepository(db), logger),
     plans: new PlanService(),
-    idempotency: new IdempotencyService(db),
+    idempotency: new IdempotencyService(new IdempotencyRepository(db)),
   };
 }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Database } from '../../db/database.js';
+import type { ApiKeyRepository } from './api-key.repository.js';
 import { LedgerError, validationError } from '../errors.js';
 import type { Plan } from './plans.js';
 
@@ -37,7 +37,7 @@ export class ApiKeyService {
   private readonly cache = new Map<string, CacheEntry>();
 
   constructor(
-    private readonly db: Database,
+    private readonly repository: ApiKeyRepository,
     private readonly plans: Map<string, Plan>,
   ) {}
 
@@ -66,11 +66,8 @@ export class ApiKeyService {
   }
 
   private async lookup(hash: string): Promise<Principal | null> {
-    const [row] = await this.db.query<{ owner_id: string; plan_code: string; subscription_code: string }>(
-      `SELECT k.owner_id, o.plan_code, o.subscription_code FROM api_keys k JOIN owners o ON o.id = k.owner_id WHERE k.key_hash = $1`,
-      [hash],
-    );
-    return row ? { ownerId: row.owner_id, plan: this.planOf(row.plan_code), subscriptionCode: row.subscription_code } : null;
+    const owner = await this.repository.ownerOf(hash);
+    return owner ? { ownerId: owner.ownerId, plan: this.planOf(owner.planCode), subscriptionCode: owner.subscriptionCode } : null;
   }
 
   /** Creates a key; the owner is created or moved to `planCode` (the plan belongs to the owner). */
@@ -78,22 +75,13 @@ export class ApiKeyService {
     this.planOf(planCode);
     const apiKey = `lk_${randomBytes(32).toString('base64url')}`;
     const subscription = `SUB_${createHash('sha256').update(owner).digest('hex').slice(0, 16).toUpperCase()}`;
-    await this.db.transaction(async (client) => {
-      await client.query(
-        `INSERT INTO owners (id, plan_code, subscription_code) VALUES ($1, $2, $3)
-         ON CONFLICT (id) DO UPDATE SET plan_code = EXCLUDED.plan_code,
-           updated_at = CASE WHEN owners.plan_code = EXCLUDED.plan_code THEN owners.updated_at ELSE now() END`,
-        [owner, planCode, subscription],
-      );
-      await client.query(`INSERT INTO api_keys (key_hash, owner_id) VALUES ($1, $2)`, [hashKey(apiKey), owner]);
-    });
+    await this.repository.insert({ keyHash: hashKey(apiKey), ownerId: owner, planCode, subscriptionCode: subscription });
     // Cached lookups of this owner's keys carry the old plan; lookups still running might too.
     for (const [hash, entry] of this.cache) if (entry.resolved === undefined || entry.resolved?.ownerId === owner) this.cache.delete(hash);
     return { api_key: apiKey, owner, plan_code: planCode };
   }
 
-  async hasAnyKey(): Promise<boolean> {
-    const rows = await this.db.query(`SELECT 1 FROM api_keys LIMIT 1`);
-    return rows.length > 0;
+  hasAnyKey(): Promise<boolean> {
+    return this.repository.hasAnyKey();
   }
 }
