@@ -1,7 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { ApiKeyRepository } from './api-key.repository.js';
-import { LedgerError, validationError } from '../errors.js';
+import type { ApiKeyRepository, KeyRecord } from './api-key.repository.js';
+import { OwnerRule, PREFIX_LENGTH } from './api-key.rules.js';
+import { LedgerError, notFound, validationError } from '../errors.js';
 import type { Plan } from './plans.js';
+import { offsetOf, PageRules, type Page, type PageRequest } from '../shared/paging.js';
+import { UuidRule } from '../shared/ids.js';
+import { checkField, checkInput } from '../shared/validation.js';
 
 export interface Principal {
   ownerId: string;
@@ -11,6 +15,7 @@ export interface Principal {
 
 export interface IssuedKey {
   api_key: string;
+  id: string;
   owner: string;
   plan_code: string;
 }
@@ -30,8 +35,9 @@ export function hashKey(apiKey: string): string {
 
 /**
  * Keys are 256-bit random tokens, stored as SHA-256 digests (a fast hash suffices for keys of
- * that entropy). Lookups are cached for a few seconds, so the hot path needs no database
- * round trip; issuing a key on this instance drops the owner's cached entries at once.
+ * that entropy) with their first characters as a prefix an administrator recognises them by.
+ * Lookups are cached for a few seconds, so the hot path needs no database round trip; issuing
+ * or revoking a key on this instance drops the owner's cached entries at once.
  */
 export class ApiKeyService {
   private readonly cache = new Map<string, CacheEntry>();
@@ -72,16 +78,42 @@ export class ApiKeyService {
 
   /** Creates a key; the owner is created or moved to `planCode` (the plan belongs to the owner). */
   async issue(owner: string, planCode: string): Promise<IssuedKey> {
-    this.planOf(planCode);
+    const data = { owner: checkField('owner', OwnerRule, owner), plan_code: this.planOf(planCode).code };
     const apiKey = `lk_${randomBytes(32).toString('base64url')}`;
-    const subscription = `SUB_${createHash('sha256').update(owner).digest('hex').slice(0, 16).toUpperCase()}`;
-    await this.repository.insert({ keyHash: hashKey(apiKey), ownerId: owner, planCode, subscriptionCode: subscription });
-    // Cached lookups of this owner's keys carry the old plan; lookups still running might too.
-    for (const [hash, entry] of this.cache) if (entry.resolved === undefined || entry.resolved?.ownerId === owner) this.cache.delete(hash);
-    return { api_key: apiKey, owner, plan_code: planCode };
+    const subscription = `SUB_${createHash('sha256').update(data.owner).digest('hex').slice(0, 16).toUpperCase()}`;
+    const { id } = await this.repository.insert({
+      keyHash: hashKey(apiKey),
+      prefix: apiKey.slice(0, PREFIX_LENGTH),
+      ownerId: data.owner,
+      planCode: data.plan_code,
+      subscriptionCode: subscription,
+    });
+    this.forgetOwner(data.owner);
+    return { api_key: apiKey, id, owner: data.owner, plan_code: data.plan_code };
+  }
+
+  /** The owner's live keys, oldest first (never the key nor its digest). */
+  async list(owner: string, request: PageRequest): Promise<Page<KeyRecord>> {
+    const ownerId = checkField('owner', OwnerRule, owner);
+    const { page, limit } = checkInput(PageRules, request);
+    return this.repository.listLive(ownerId, limit, offsetOf({ page, limit }));
+  }
+
+  /** Revokes a live key: it no longer authenticates nor is listed; the owner's other keys keep working. */
+  async revoke(id: string): Promise<{ id: string; revoked: true }> {
+    checkField('id', UuidRule, id);
+    const revoked = await this.repository.revoke(id);
+    if (!revoked) throw notFound('api key', id);
+    this.forgetOwner(revoked.ownerId);
+    return { id: revoked.id, revoked: true };
   }
 
   hasAnyKey(): Promise<boolean> {
     return this.repository.hasAnyKey();
+  }
+
+  /** Cached lookups of this owner's keys carry the old plan or a revoked key; lookups still running might too. */
+  private forgetOwner(ownerId: string): void {
+    for (const [hash, entry] of this.cache) if (entry.resolved === undefined || entry.resolved?.ownerId === ownerId) this.cache.delete(hash);
   }
 }
