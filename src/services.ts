@@ -35,7 +35,9 @@ export interface Services {
 }
 
 export async function createServices(db: Database, logger: Logger): Promise<Services> {
+  const notifications = new NotificationChannel(db.url, logger);
   const apiKeys = new ApiKeyService(new ApiKeyRepository(db), await loadPlans(db));
+  await apiKeys.followChanges(notifications);
   const ledgerRepository = new LedgerRepository(db);
   const ledger = new LedgerService(ledgerRepository, new PostingQueue(ledgerRepository));
   return {
@@ -45,7 +47,7 @@ export async function createServices(db: Database, logger: Logger): Promise<Serv
     assets: new AssetService(db),
     wallets: new WalletService(db),
     db,
-    notifications: new NotificationChannel(db.url, logger),
+    notifications,
     apiKeys,
     calls: new CallCounter(new CallCountRepository(db), logger),
     plans: new PlanService(),

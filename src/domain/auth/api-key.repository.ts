@@ -1,4 +1,11 @@
 import type { Database } from '../../db/database.js';
+import { NOTIFY_SQL } from '../../db/notifications.js';
+
+/**
+ * LISTEN/NOTIFY channel of key changes: the payload is the owner whose cached lookups are stale
+ * (a plan change, a revoked key). Sent in the transaction of the change, so delivered at its commit.
+ */
+export const KEY_CHANGES_CHANNEL = 'ledger_api_keys';
 
 /** Who a key stands for: its owner and the owner's plan. */
 export interface KeyOwner {
@@ -38,7 +45,10 @@ export class ApiKeyRepository {
     return row ? { ownerId: row.owner_id, planCode: row.plan_code, subscriptionCode: row.subscription_code } : null;
   }
 
-  /** In one transaction: the owner is created or moved to the key's plan (the plan belongs to the owner), and the key stored. */
+  /**
+   * In one transaction: the owner is created or moved to the key's plan (the plan belongs to the
+   * owner), the key stored, and every instance told (KEY_CHANGES_CHANNEL) at the commit.
+   */
   async insert(key: NewKey): Promise<{ id: string; createdAt: Date }> {
     return this.db.transaction(async (client) => {
       await client.query(
@@ -51,6 +61,7 @@ export class ApiKeyRepository {
         `INSERT INTO api_keys (key_hash, prefix, owner_id) VALUES ($1, $2, $3) RETURNING id, created_at`,
         [key.keyHash, key.prefix, key.ownerId],
       );
+      await client.query(NOTIFY_SQL, [KEY_CHANGES_CHANNEL, key.ownerId]);
       return { id: rows[0].id, createdAt: new Date(rows[0].created_at) };
     });
   }
@@ -73,11 +84,15 @@ export class ApiKeyRepository {
     return Number(row.n);
   }
 
-  /** Revokes a live key: answers its id and owner, or null when no live key has that id. */
+  /**
+   * Revokes a live key and tells every instance (KEY_CHANGES_CHANNEL), in one statement: answers
+   * its id and owner, or null when no live key has that id.
+   */
   async revoke(id: string): Promise<{ id: string; ownerId: string } | null> {
     const [row] = await this.db.query<{ id: string; owner_id: string }>(
-      `UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING id, owner_id`,
-      [id],
+      `WITH revoked AS (UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING id, owner_id)
+       SELECT id, owner_id, pg_notify($2, owner_id) FROM revoked`,
+      [id, KEY_CHANGES_CHANNEL],
     );
     return row ? { id: row.id, ownerId: row.owner_id } : null;
   }

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { ApiKeyRepository, KeyRecord } from './api-key.repository.js';
+import type { NotificationChannel } from '../../db/notifications.js';
+import { KEY_CHANGES_CHANNEL, type ApiKeyRepository, type KeyRecord } from './api-key.repository.js';
 import { OwnerRule, PREFIX_LENGTH } from './api-key.rules.js';
 import { LedgerError, notFound, validationError } from '../errors.js';
 import type { Plan } from './plans.js';
@@ -36,8 +37,10 @@ export function hashKey(apiKey: string): string {
 /**
  * Keys are 256-bit random tokens, stored as SHA-256 digests (a fast hash suffices for keys of
  * that entropy) with their first characters as a prefix an administrator recognises them by.
- * Lookups are cached for a few seconds, so the hot path needs no database round trip; issuing
- * or revoking a key on this instance drops the owner's cached entries at once.
+ * Lookups are cached, so the hot path needs no database round trip. A change (a plan, a revoked
+ * key) drops the owner's cached entries on this instance at once and, through LISTEN/NOTIFY, on
+ * every other instance within milliseconds of its commit (`followChanges`); the TTL is the
+ * safety net, and a listener that reconnected (and may have missed changes) flushes everything.
  */
 export class ApiKeyService {
   private readonly cache = new Map<string, CacheEntry>();
@@ -46,6 +49,12 @@ export class ApiKeyService {
     private readonly repository: ApiKeyRepository,
     private readonly plans: Map<string, Plan>,
   ) {}
+
+  /** Keeps this instance's cache coherent with changes made by any instance (or the CLI). */
+  async followChanges(notifications: NotificationChannel): Promise<void> {
+    await notifications.subscribe(KEY_CHANGES_CHANNEL, (ownerId) => this.forgetOwner(ownerId));
+    notifications.onReconnect(() => this.cache.clear());
+  }
 
   planOf(code: string): Plan {
     const plan = this.plans.get(code);
