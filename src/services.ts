@@ -42,7 +42,7 @@ export async function createServices(db: Database, logger: Logger): Promise<Serv
   const ledger = new LedgerService(ledgerRepository, new PostingQueue(ledgerRepository));
   return {
     ledger,
-    webhook: new WebhookService(new WebhookRepository(db), ledger, logger),
+    webhook: new WebhookService(new WebhookRepository(db), ledger),
     projects: new ProjectService(db),
     assets: new AssetService(db),
     wallets: new WalletService(db),
