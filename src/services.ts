@@ -4,7 +4,10 @@ import { Metrics } from './observability/metrics.js';
 import { ApiKeyService } from './domain/auth/api-key.service.js';
 import { CallCounter } from './domain/auth/call-counter.js';
 import { PlanService } from './domain/auth/plan.service.js';
-import { loadPlans } from './domain/auth/plans.js';
+import { ApiKeyRepository } from './domain/auth/api-key.repository.js';
+import { CallCountRepository } from './domain/auth/call-count.repository.js';
+import { loadPlans } from './domain/auth/plan.repository.js';
+import { IdempotencyRepository } from './domain/idempotency/idempotency.repository.js';
 import { IdempotencyService } from './domain/idempotency/idempotency.service.js';
 import { LedgerRepository } from './domain/ledger/ledger.repository.js';
 import { LedgerService, postingOutcome } from './domain/ledger/ledger.service.js';
@@ -35,23 +38,25 @@ export interface Services {
 }
 
 export async function createServices(db: Database, logger: Logger): Promise<Services> {
-  const apiKeys = new ApiKeyService(db, await loadPlans(db));
+  const notifications = new NotificationChannel(db.url, logger);
+  const apiKeys = new ApiKeyService(new ApiKeyRepository(db), await loadPlans(db));
+  await apiKeys.followChanges(notifications);
   const ledgerRepository = new LedgerRepository(db);
   const metrics = new Metrics(db.pool);
   const queue = new PostingQueue(ledgerRepository, (results) => metrics.observePostingCommit(results.map((r) => postingOutcome(r.code))));
   const ledger = new LedgerService(ledgerRepository, queue);
   return {
     ledger,
-    webhook: new WebhookService(new WebhookRepository(db), ledger, logger),
+    webhook: new WebhookService(new WebhookRepository(db), ledger),
     projects: new ProjectService(db),
     assets: new AssetService(db),
     wallets: new WalletService(db),
     db,
     metrics,
-    notifications: new NotificationChannel(db.url, logger),
+    notifications,
     apiKeys,
-    calls: new CallCounter(db, logger),
+    calls: new CallCounter(new CallCountRepository(db), logger),
     plans: new PlanService(),
-    idempotency: new IdempotencyService(db),
+    idempotency: new IdempotencyService(new IdempotencyRepository(db)),
   };
 }

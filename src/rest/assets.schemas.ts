@@ -8,7 +8,7 @@ export const AssetListQuery = z.strictObject({ projectId: ProjectIdQuery.optiona
 
 export const CreateAssetBody = z.strictObject({ name: AssetNameRule, symbol: AssetSymbolRule, fractions: FractionsRule, projectId: ProjectId });
 export const UpdateAssetBody = z
-  .strictObject({ name: AssetNameRule.optional(), symbol: AssetSymbolRule.optional(), projectId: ProjectId })
+  .strictObject({ name: AssetNameRule.optional(), symbol: AssetSymbolRule.optional(), projectId: ProjectId.optional() })
   .refine((body) => body.name !== undefined || body.symbol !== undefined, { message: 'name or symbol is required', path: ['name'] });
 
 export const AssetBody = z

@@ -2,6 +2,7 @@ import { route, type Route } from '../http/route.js';
 import type { GraphQLEndpoint } from '../graphql/apollo.js';
 import type { Services } from '../services.js';
 import { buildOpenApi } from './openapi.js';
+import { adminRoutes } from './admin.routes.js';
 import { systemRoutes } from './system.routes.js';
 import { transactionRoutes } from './transactions.routes.js';
 import { webhookRoutes } from './webhook.routes.js';
@@ -11,7 +12,7 @@ import { walletRoutes } from './wallets.routes.js';
 
 /** Every HTTP route: the REST compatibility interface, /graphql and /openapi.json. */
 export function allRoutes(services: Services, graphql: GraphQLEndpoint): Route[] {
-  const rest: Route[] = [...systemRoutes(services), ...transactionRoutes(services), ...webhookRoutes(services), ...projectRoutes(services), ...assetRoutes(services), ...walletRoutes(services)];
+  const rest: Route[] = [...systemRoutes(services), ...adminRoutes(services), ...transactionRoutes(services), ...webhookRoutes(services), ...projectRoutes(services), ...assetRoutes(services), ...walletRoutes(services)];
   const graphqlHandler: Route['handler'] = ({ req, body, principal, requestId, log }) => graphql.handle(req, body, principal, requestId, log);
   const openapi = buildOpenApi(rest);
   return [

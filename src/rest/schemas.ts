@@ -25,13 +25,6 @@ export const PlanBody = z
   })
   .meta({ id: 'Plan' });
 
-export const IssueKeyBody = z.strictObject({
-  owner: z.string().trim().min(1).max(200),
-  plan_code: z.enum(['free', 'starter', 'pro', 'enterprise']),
-});
-
-export const IssuedKeyBody = z.object({ api_key: z.string(), owner: z.string(), plan_code: z.string() });
-
 export const HealthBody = z.object({ status: z.string() });
 
 /** Query strings arrive as text: integers must be plain digits ("1.5", "1e3", "" → 400). */

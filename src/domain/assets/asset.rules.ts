@@ -13,8 +13,9 @@ export const CreateAssetRules = z.strictObject({
   fractions: FractionsRule,
 });
 
+/** `projectId` is optional (CONTRACT Clarifications §3); when given it must be the asset's project. */
 export const UpdateAssetRules = z
-  .strictObject({ projectId: ProjectIdRule, name: AssetNameRule.optional(), symbol: AssetSymbolRule.optional() })
+  .strictObject({ projectId: ProjectIdRule.optional(), name: AssetNameRule.optional(), symbol: AssetSymbolRule.optional() })
   .refine((input) => input.name !== undefined || input.symbol !== undefined, { message: 'name or symbol is required', path: ['name'] });
 
 export const AssetListRules = z.object({ projectId: ProjectIdRule.optional() });

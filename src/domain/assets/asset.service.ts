@@ -59,7 +59,7 @@ export class AssetService {
     return toAssetView(asset);
   }
 
-  /** Renames; the symbol of an asset that has transactions is fixed (409 conflict). */
+  /** Renames; the symbol of an asset that has transactions is fixed (409 conflict). A `projectId`, when given, must be the asset's. */
   async update(principal: Principal, id: string, input: UpdateAssetInput): Promise<AssetView> {
     checkField('id', UuidRule, id);
     const data = checkInput(UpdateAssetRules, input);
@@ -67,7 +67,7 @@ export class AssetService {
     return this.translateSymbolClash(data.symbol ?? '', () =>
       this.db.em().transactional(async (em) => {
         const asset = await em.findOne(AssetSchema, { id, ownerId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-        if (!asset || asset.projectId !== data.projectId) throw notFound('asset', id);
+        if (!asset || (data.projectId !== undefined && asset.projectId !== data.projectId)) throw notFound('asset', id);
         if (data.symbol !== undefined && data.symbol !== asset.symbol) {
           await lockProjectsUsing(em, ownerId, asset.projectId, asset.id);
           if (await hasPostings(em, asset.id)) throw conflict('the symbol of an asset with transactions cannot change', { field: 'symbol' });

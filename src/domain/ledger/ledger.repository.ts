@@ -77,18 +77,26 @@ export class LedgerRepository {
     return { projectId: row.project_id, asset: row.asset, from: row.from_wallet, to: row.to_wallet };
   }
 
-  /** Posts a batch through `ledger_post` (one statement, one database transaction). */
+  /**
+   * Posts a batch through `ledger_post` (one statement, one database transaction); a batch that
+   * carries webhook calls goes through `webhook_post`, which also stores them in that transaction.
+   */
   async post(batch: PostingRequest[]): Promise<PostingResult[]> {
+    const params: unknown[] = [
+      batch.map((b) => b.projectId),
+      batch.map((b) => b.assetId),
+      batch.map((b) => b.fromWalletId),
+      batch.map((b) => b.toWalletId),
+      batch.map((b) => b.amount.toString()),
+      batch.map((b) => b.requestKey),
+    ];
+    const recording = batch.some((b) => b.call);
+    if (recording) params.push(JSON.stringify(batch.map((b) => (b.call ? { owner_id: b.call.ownerId, flow_id: b.call.flowId, values: b.call.values, message: b.call.message } : null))));
     const rows = await this.db.query<{ idx: number; code: PostingResult['code']; tx_id: string | null; tx_seq: string | null; from_balance: string | null; to_balance: string | null; posted_at: Date | null }>(
-      `SELECT * FROM ledger_post($1::int[], $2::uuid[], $3::uuid[], $4::uuid[], $5::bigint[], $6::text[])`,
-      [
-        batch.map((b) => b.projectId),
-        batch.map((b) => b.assetId),
-        batch.map((b) => b.fromWalletId),
-        batch.map((b) => b.toWalletId),
-        batch.map((b) => b.amount.toString()),
-        batch.map((b) => b.requestKey),
-      ],
+      recording
+        ? `SELECT * FROM webhook_post($1::int[], $2::uuid[], $3::uuid[], $4::uuid[], $5::bigint[], $6::text[], $7::jsonb)`
+        : `SELECT * FROM ledger_post($1::int[], $2::uuid[], $3::uuid[], $4::uuid[], $5::bigint[], $6::text[])`,
+      params,
     );
     const results: PostingResult[] = new Array(batch.length);
     for (const row of rows) {

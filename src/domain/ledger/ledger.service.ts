@@ -5,7 +5,7 @@ import { nextPostingKey } from '../idempotency/request-scope.js';
 import { type LedgerRepository, type PostingContext } from './ledger.repository.js';
 import { checkReferences } from './ledger.rules.js';
 import type { PostingQueue } from './posting-queue.js';
-import type { AssetRef, BalanceRow, HistoryRow, PostingCode, PostingResult, TransactionRow, WalletRef } from './ledger.types.js';
+import type { AssetRef, BalanceRow, HistoryRow, PostingCode, PostingResult, PostingSummary, TransactionRow, WalletRef, WebhookCall } from './ledger.types.js';
 import { MINT_ADDRESS } from './ledger.types.js';
 import { isUuid } from '../shared/ids.js';
 
@@ -26,6 +26,15 @@ export interface SeedInput {
 
 /** Where a posting's amount comes from: major units, or already-converted minor units (webhook fiat). */
 export type AmountSource = number | string | ((asset: AssetRef) => bigint);
+
+export interface TransferOptions {
+  /** The sender's and the receiver's required wallet types (webhook flows). */
+  fromType?: WalletRef['type'];
+  toType?: WalletRef['type'];
+  amount?: AmountSource;
+  /** A webhook call to store with the posting, in its transaction (CONTRACT §16). */
+  record?: (posting: PostingSummary) => WebhookCall;
+}
 
 export interface HistoryQuery {
   walletId: string;
@@ -59,8 +68,11 @@ export class LedgerService {
     private readonly queue: PostingQueue,
   ) {}
 
-  /** Moves `amount` between two wallets of one project; the sender never goes below zero. */
-  async transfer(principal: Principal, input: TransferInput, options: { fromType?: WalletRef['type']; toType?: WalletRef['type']; amount?: AmountSource } = {}): Promise<HistoryRow> {
+  /**
+   * Moves `amount` between two wallets of one project; the sender never goes below zero.
+   * `record` (webhook flows) describes the call to store in the posting's own transaction.
+   */
+  async transfer(principal: Principal, input: TransferInput, options: TransferOptions = {}): Promise<HistoryRow> {
     checkReferences({ from: input.from, to: input.to }, input.currency);
     if (input.from === input.to) throw validationError('to', 'must be a different wallet than from');
     // Contract order: fields (400) before existence (404); the amount's decimals need the asset.
@@ -73,7 +85,8 @@ export class LedgerService {
     if (from.id === to.id) throw validationError('to', 'must be a different wallet than from');
     if (options.fromType && from.type !== options.fromType) throw validationError('from', `must be a ${options.fromType} wallet`);
     if (options.toType && to.type !== options.toType) throw validationError('to', `must be a ${options.toType} wallet`);
-    const result = await this.queue.submit({ projectId: context.projectId, assetId: asset.id, fromWalletId: from.id, toWalletId: to.id, amount, requestKey: nextPostingKey() });
+    const call = options.record?.({ amount, asset, fromAddress: from.address, toAddress: to.address });
+    const result = await this.queue.submit({ projectId: context.projectId, assetId: asset.id, fromWalletId: from.id, toWalletId: to.id, amount, requestKey: nextPostingKey(), call });
     return posted(result, context, from.id, from.id, from.address, amount, result.fromBalance);
   }
 

@@ -54,6 +54,24 @@ export interface PostingRequest {
   amount: bigint;
   /** The idempotent request making this posting, if any (a retry finds its posting by it). */
   requestKey: string | null;
+  /** A webhook call to store in the posting's own transaction (webhook_post.sql), if any. */
+  call?: WebhookCall;
+}
+
+/** An inbound webhook call stored as a successful event with the transaction it posted (CONTRACT §5, §16). */
+export interface WebhookCall {
+  ownerId: string;
+  flowId: string;
+  values: Record<string, unknown>;
+  message: string;
+}
+
+/** What a posting moves, once resolved: what a webhook call's message describes. */
+export interface PostingSummary {
+  amount: bigint;
+  asset: AssetRef;
+  fromAddress: string;
+  toAddress: string;
 }
 
 export type PostingCode = 'ok' | 'wallet_inactive' | 'insufficient_funds' | 'balance_overflow' | 'asset_missing' | 'request_key_mismatch';

@@ -10,7 +10,7 @@ export class CreateAssetInput {
 
 @InputType('UpdateAssetInput')
 export class UpdateAssetInput {
-  @Field(() => ID, { description: "The asset's project (else not_found)." }) projectId!: string;
+  @Field(() => ID, { nullable: true, description: "Optional; when given, the asset's project (else not_found)." }) projectId?: string | null;
   @Field({ nullable: true }) name?: string;
   @Field({ nullable: true, description: 'Fixed once the asset has transactions (conflict).' }) symbol?: string;
 }

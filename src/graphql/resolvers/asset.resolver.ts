@@ -53,7 +53,7 @@ export class AssetResolver {
     @Ctx() ctx: GraphQLContext,
   ): Promise<AssetView> {
     return idempotent(ctx, 'updateAsset', idempotencyKey, { id, input }, () =>
-      ctx.services.assets.update(ctx.principal, id, { ...withoutNulls(input), projectId: projectIdOf(input.projectId) }),
+      ctx.services.assets.update(ctx.principal, id, { ...withoutNulls(input), projectId: input.projectId === null || input.projectId === undefined ? undefined : projectIdOf(input.projectId) }),
     );
   }
 

@@ -64,8 +64,8 @@ export type TransferInput = {
 
 export type UpdateAssetInput = {
   name?: string | null | undefined;
-  /** The asset's project (else not_found). */
-  projectId: string | number;
+  /** Optional; when given, the asset's project (else not_found). */
+  projectId?: string | number | null | undefined;
   /** Fixed once the asset has transactions (conflict). */
   symbol?: string | null | undefined;
 };

@@ -411,8 +411,8 @@ export type TransferInput = {
 
 export type UpdateAssetInput = {
   name?: InputMaybe<Scalars['String']['input']>;
-  /** The asset's project (else not_found). */
-  projectId: Scalars['ID']['input'];
+  /** Optional; when given, the asset's project (else not_found). */
+  projectId?: InputMaybe<Scalars['ID']['input']>;
   /** Fixed once the asset has transactions (conflict). */
   symbol?: InputMaybe<Scalars['String']['input']>;
 };

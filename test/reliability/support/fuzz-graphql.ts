@@ -112,7 +112,8 @@ function mutations(t: FuzzTarget): MutationSpec[] {
       base: { id: t.assetId, input: { projectId: pid, name: 'renamed by gql fuzz' } },
       fields: [
         { path: ['id'], type: 'ID', required: true, invalid: fc.oneof(invalidValues.uuid, fc.uuid()) },
-        projectId(['input', 'projectId']),
+        // Optional here (CONTRACT Clarifications §3): without it the rename succeeds.
+        { ...projectId(['input', 'projectId']), required: false },
         name(['input', 'name']),
         { path: ['input', 'symbol'], type: 'String', required: false, invalid: fc.oneof(invalidValues.symbol, fc.constantFrom('OTHER', 'X1')) },
       ],

@@ -110,7 +110,8 @@ function endpoints(t: FuzzTarget): EndpointSpec[] {
       path: (id = t.assetId) => `/assets/${id}`,
       badParams: fc.oneof(badUuidSegment, fc.uuid()),
       fields: {
-        projectId,
+        // Optional here (CONTRACT Clarifications §3): without it the rename succeeds.
+        projectId: { ...projectId, required: false },
         // The asset has transactions: any other symbol is a 409, and a malformed one a 400.
         symbol: { type: 'string', required: false, invalid: fc.oneof(invalidValues.symbol, fc.constantFrom('OTHER', 'X1')) },
         name: { type: 'string', required: true, invalid: invalidValues.name },
