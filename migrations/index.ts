@@ -5,6 +5,9 @@ import { Migration20261121030000_balance_transaction_counts } from './Migration2
 import { Migration20261121040000_idempotent_answers_keep_key_order } from './Migration20261121040000_idempotent_answers_keep_key_order.js';
 import { Migration20261121050000_owner_wallet_counts } from './Migration20261121050000_owner_wallet_counts.js';
 import { Migration20261123000000_routines } from './Migration20261123000000_routines.js';
+import { Migration20261123121000_api_key_management } from './Migration20261123121000_api_key_management.js';
+import { Migration20261123121100_webhook_event_transaction } from './Migration20261123121100_webhook_event_transaction.js';
+import { Migration20261123123000_as_of } from './Migration20261123123000_as_of.js';
 import { Migration20261123125000_point_lots } from './Migration20261123125000_point_lots.js';
 
 /** Explicit list, so compiled (dist) and TypeScript (jest) runs apply the same migrations. */
@@ -16,5 +19,8 @@ export const migrations = [
   { name: 'Migration20261121040000_idempotent_answers_keep_key_order', class: Migration20261121040000_idempotent_answers_keep_key_order },
   { name: 'Migration20261121050000_owner_wallet_counts', class: Migration20261121050000_owner_wallet_counts },
   { name: 'Migration20261123000000_routines', class: Migration20261123000000_routines },
+  { name: 'Migration20261123121000_api_key_management', class: Migration20261123121000_api_key_management },
+  { name: 'Migration20261123121100_webhook_event_transaction', class: Migration20261123121100_webhook_event_transaction },
+  { name: 'Migration20261123123000_as_of', class: Migration20261123123000_as_of },
   { name: 'Migration20261123125000_point_lots', class: Migration20261123125000_point_lots },
 ];

@@ -4,6 +4,9 @@ import type { Database } from './db/database.js';
 import { createGraphQLEndpoint } from './graphql/apollo.js';
 import { graphQLLimits } from './graphql/limits/limits.js';
 import { createHttpServer } from './http/server.js';
+import { Cors } from './http/cors.js';
+import { metricsRoute } from './observability/metrics.route.js';
+import { webRoutes } from './web/web.routes.js';
 import type { Logger } from './logger.js';
 import { allRoutes } from './rest/index.js';
 import { createServices, type Services } from './services.js';
@@ -18,6 +21,10 @@ export interface AppOptions {
   graphqlMaxCost?: number;
   /** Answer plannable read-only GraphQL queries with one SQL statement (default true; src/graphql/sql-plan). */
   graphqlSqlPlans?: boolean;
+  /** LEDGER_CORS_ORIGINS: comma-separated origins or `*`; absent: no CORS headers (src/http/cors.ts). */
+  corsOrigins?: string;
+  /** LEDGER_METRICS_TOKEN: when set, GET /metrics needs `Authorization: Bearer <token>`. */
+  metricsToken?: string;
   /** The expiry sweeper's interval (0: off) and batch size; DEFAULT_LOT_SWEEP (src/services.ts) when absent. */
   lotSweep?: LotSweeperOptions;
 }
@@ -35,13 +42,15 @@ export async function createApp(options: AppOptions): Promise<App> {
   const services = await createServices(db, logger, { lotSweep: options.lotSweep });
   const graphql = await createGraphQLEndpoint(services, graphQLLimits(options.graphqlMaxCost), { sqlPlans: options.graphqlSqlPlans ?? true, exposePlan: options.exposeStatementCount ?? false });
   const server = createHttpServer({
-    routes: allRoutes(services, graphql),
+    routes: [...allRoutes(services, graphql), metricsRoute(services.metrics, options.metricsToken), ...webRoutes()],
     apiKeys: services.apiKeys,
     calls: services.calls,
     idempotency: services.idempotency,
     logger,
     adminToken: options.adminToken,
     exposeStatementCount: options.exposeStatementCount ?? false,
+    metrics: services.metrics,
+    cors: new Cors(options.corsOrigins),
   });
   await services.notifications.start();
   services.calls.start();

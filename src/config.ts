@@ -18,6 +18,10 @@ export interface Config {
   graphqlMaxCost: number;
   /** Answer plannable read-only GraphQL queries with one SQL statement (src/graphql/sql-plan). */
   graphqlSqlPlans: boolean;
+  /** LEDGER_CORS_ORIGINS: origins a browser app may call from (comma-separated, or `*`). */
+  corsOrigins?: string;
+  /** LEDGER_METRICS_TOKEN: bearer token GET /metrics requires when set. */
+  metricsToken?: string;
   /** The expiry sweeper (src/domain/lots/lot-sweeper.ts): pause between sweeps (0: off) and due lots per database transaction. */
   lotSweep: { intervalMs: number; batchSize: number };
 }
@@ -80,6 +84,8 @@ export function loadConfig(env: Env = process.env): Config {
     exposeStatementCount: boolean(env, 'LEDGER_EXPOSE_STATEMENT_COUNT', false),
     graphqlMaxCost: integer(env, 'LEDGER_GRAPHQL_MAX_COST', 10_000, 1, 999_999_999),
     graphqlSqlPlans: boolean(env, 'LEDGER_GRAPHQL_SQL_PLANS', true),
+    corsOrigins: optional(env, 'LEDGER_CORS_ORIGINS'),
+    metricsToken: optional(env, 'LEDGER_METRICS_TOKEN'),
     lotSweep: {
       intervalMs: integer(env, 'LEDGER_LOT_SWEEP_INTERVAL_MS', 1_000, 0, 50_000),
       batchSize: integer(env, 'LEDGER_LOT_SWEEP_BATCH', 500, 1, 100_000),

@@ -1,12 +1,16 @@
 import type { Database } from './db/database.js';
 import { NotificationChannel } from './db/notifications.js';
+import { Metrics } from './observability/metrics.js';
 import { ApiKeyService } from './domain/auth/api-key.service.js';
 import { CallCounter } from './domain/auth/call-counter.js';
 import { PlanService } from './domain/auth/plan.service.js';
-import { loadPlans } from './domain/auth/plans.js';
+import { ApiKeyRepository } from './domain/auth/api-key.repository.js';
+import { CallCountRepository } from './domain/auth/call-count.repository.js';
+import { loadPlans } from './domain/auth/plan.repository.js';
+import { IdempotencyRepository } from './domain/idempotency/idempotency.repository.js';
 import { IdempotencyService } from './domain/idempotency/idempotency.service.js';
 import { LedgerRepository } from './domain/ledger/ledger.repository.js';
-import { LedgerService } from './domain/ledger/ledger.service.js';
+import { LedgerService, postingOutcome } from './domain/ledger/ledger.service.js';
 import { PostingQueue } from './domain/ledger/posting-queue.js';
 import { WebhookRepository } from './domain/webhook/webhook.repository.js';
 import { WebhookService } from './domain/webhook/webhook.service.js';
@@ -17,10 +21,13 @@ import type { Logger } from './logger.js';
 import { LotRepository } from './domain/lots/lot.repository.js';
 import { LotService } from './domain/lots/lot.service.js';
 import { LotSweeper, type LotSweeperOptions } from './domain/lots/lot-sweeper.js';
+import { lotSweeperMetrics } from './observability/lot-sweeper.metrics.js';
 
 /** The domain services, built once per process and shared by REST, GraphQL and the CLI. */
 export interface Services {
   db: Database;
+  /** Prometheus series (CONTRACT §17), fed by the HTTP pipeline, GraphQL and the posting queue. */
+  metrics: Metrics;
   /** LISTEN/NOTIFY across instances; started by the app (src/app.ts), idle in the CLI. */
   notifications: NotificationChannel;
   apiKeys: ApiKeyService;
@@ -42,24 +49,31 @@ export interface Services {
 export const DEFAULT_LOT_SWEEP: LotSweeperOptions = { intervalMs: 1_000, batchSize: 500 };
 
 export async function createServices(db: Database, logger: Logger, options: { lotSweep?: LotSweeperOptions } = {}): Promise<Services> {
-  const apiKeys = new ApiKeyService(db, await loadPlans(db));
+  const notifications = new NotificationChannel(db.url, logger);
+  const apiKeys = new ApiKeyService(new ApiKeyRepository(db), await loadPlans(db));
+  await apiKeys.followChanges(notifications);
   const ledgerRepository = new LedgerRepository(db);
-  const ledger = new LedgerService(ledgerRepository, new PostingQueue(ledgerRepository));
+  const metrics = new Metrics(db.pool);
+  const queue = new PostingQueue(ledgerRepository, (results) => metrics.observePostingCommit(results.map((r) => postingOutcome(r.code))));
+  const ledger = new LedgerService(ledgerRepository, queue);
   const wallets = new WalletService(db);
   const lotRepository = new LotRepository(db);
+  const lotSweeper = new LotSweeper(lotRepository, logger, options.lotSweep ?? DEFAULT_LOT_SWEEP);
+  lotSweeperMetrics(metrics, lotSweeper);
   return {
     ledger,
-    webhook: new WebhookService(new WebhookRepository(db), ledger, logger),
+    webhook: new WebhookService(new WebhookRepository(db), ledger),
     projects: new ProjectService(db),
     assets: new AssetService(db),
     wallets,
     lots: new LotService(lotRepository, wallets, ledger),
-    lotSweeper: new LotSweeper(lotRepository, logger, options.lotSweep ?? DEFAULT_LOT_SWEEP),
+    lotSweeper,
     db,
-    notifications: new NotificationChannel(db.url, logger),
+    metrics,
+    notifications,
     apiKeys,
-    calls: new CallCounter(db, logger),
+    calls: new CallCounter(new CallCountRepository(db), logger),
     plans: new PlanService(),
-    idempotency: new IdempotencyService(db),
+    idempotency: new IdempotencyService(new IdempotencyRepository(db)),
   };
 }

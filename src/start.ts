@@ -7,7 +7,8 @@ import { connectTarget, type DatabaseTarget } from './db/connect.js';
 import { migrate, openDatabase, type Database } from './db/database.js';
 import { createLogger, type Logger } from './logger.js';
 
-async function main(): Promise<void> {
+/** Runs the service; `stopTracing` flushes spans at shutdown (src/observability/tracing.ts). */
+export async function main(stopTracing?: () => Promise<void>): Promise<void> {
   let config: Config;
   try {
     config = loadConfig();
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
       await app?.close(config.shutdownGraceMs);
       await db?.close();
       await target?.embedded?.stop();
+      await stopTracing?.().catch((err: unknown) => logger.warn({ err }, 'flushing traces failed'));
       logger.info('stopped');
       process.exit(0);
     } catch (err) {
@@ -55,7 +57,7 @@ async function main(): Promise<void> {
     target = await connectTarget(config, logger);
     db = await openDatabase(target.url, logger, config.dbPoolSize);
     if (config.autoMigrate) await migrate(db, logger);
-    app = await createApp({ db, logger, adminToken: config.adminToken, exposeStatementCount: config.exposeStatementCount, graphqlMaxCost: config.graphqlMaxCost, graphqlSqlPlans: config.graphqlSqlPlans, lotSweep: config.lotSweep });
+    app = await createApp({ db, logger, adminToken: config.adminToken, exposeStatementCount: config.exposeStatementCount, graphqlMaxCost: config.graphqlMaxCost, graphqlSqlPlans: config.graphqlSqlPlans, corsOrigins: config.corsOrigins, metricsToken: config.metricsToken, lotSweep: config.lotSweep });
     // Libraries may install their own SIGTERM/SIGINT handlers (Apollo Server does unless
     // `stopOnTerminationSignals: false`; its concurrent stop() then never settles and the
     // process hangs). The service owns its shutdown: keep only our handlers.
@@ -91,5 +93,3 @@ async function ensureDevKey(app: App, config: Config, logger: Logger): Promise<v
   logger.info({ file }, 'created a development API key');
   process.stdout.write(`dev api key (owner dev, plan pro): ${issued.api_key}\n  saved in ${file}\n`);
 }
-
-void main();

@@ -60,3 +60,31 @@ SELECT json_build_object('data', json_build_object(${lit(shape.root)}, (
    WHERE p.id = $1 AND p.owner_id = $2
 )))::text AS body`;
 }
+
+/**
+ * Federation's `_entities` for Wallet representations ($1: their ids, in order; $2: the
+ * caller): each wallet with id, address and balances (one per asset of its project, zero
+ * included), or null when it is not the caller's, in the order asked. ONE query.
+ */
+export function buildEntitiesSql(shape = READ_SHAPE) {
+  const { wallet: W, balance: B } = shape;
+  const major = (amount, fractions) => {
+    const text = numericMajor(amount, fractions);
+    return shape.encoding.money === 'string' ? `(${text})::text` : text;
+  };
+  return `
+SELECT json_build_object('data', json_build_object('_entities', coalesce(json_agg(
+         CASE WHEN w.id IS NULL THEN NULL
+              ELSE json_build_object(${lit(W.id)}, w.id, ${lit(W.address)}, w.address, ${lit(W.balances)}, bl.list) END
+         ORDER BY r.n), '[]'::json)))::text AS body
+  FROM unnest($1::uuid[]) WITH ORDINALITY AS r (id, n)
+  LEFT JOIN wallets w ON w.id = r.id AND w.owner_id = $2
+  LEFT JOIN LATERAL (
+    SELECT coalesce(json_agg(json_build_object(
+             ${lit(B.currency)}, a.symbol,
+             ${lit(B.balance)}, ${major('coalesce(b.amount, 0)', 'a.fractions')}) ORDER BY a.seq), '[]'::json) AS list
+      FROM assets a
+      LEFT JOIN balances b ON b.wallet_id = w.id AND b.asset_id = a.id
+     WHERE a.project_id = w.project_id
+  ) bl ON true`;
+}

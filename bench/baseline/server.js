@@ -1,6 +1,8 @@
 // The benchmark BASELINE: a minimal, framework-free implementation (node:http + pg.Pool) of
-//   POST /transactions  - the contract's transfer semantics and JSON, hand-written SQL;
-//   POST /graphql       - the read workload's nested query answered by ONE SQL query.
+//   POST /transactions  - the contract's transfer semantics and JSON, ONE prepared statement
+//                         per transfer (transfer.js);
+//   POST /graphql       - the read workload's nested query and the entities workload's
+//                         `_entities` of Wallets, each answered by ONE SQL query.
 // It runs against a database created by the service's own migrations and seeded with the
 // same rows. It is what a competent engineer would write without the service's framework:
 // no ORM, no idempotency keys, no daily call quota, no GraphQL engine.
@@ -8,13 +10,14 @@
 // Env: DATABASE_URL (required), PORT (default 0 = any), HOST (default 127.0.0.1),
 //      POOL_SIZE (default 20, the service's default LEDGER_DB_POOL_SIZE).
 // Prints `listening on http://HOST:PORT` when ready. Every response carries
-// `x-sql-statements` (statements sent for that request, BEGIN/COMMIT included).
+// `x-sql-statements` (statements sent for that request).
 
 import { createServer } from 'node:http';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { toMinor, toMajor } from './money.js';
-import { buildReadSql } from './read.js';
+import { numberToDecimal, toMinor, toMajor } from './money.js';
+import { transferSql, positional } from './transfer.js';
+import { buildReadSql, buildEntitiesSql } from './read.js';
 import { READ_SHAPE, projectIdFromQuery } from '../workloads/read.js';
 
 const MAX_BODY_BYTES = 100 * 1024;
@@ -98,105 +101,73 @@ function validateTransfer(body) {
   return { amount, currency, from, to, projectId };
 }
 
-/**
- * Resolves project, asset and both wallets in one statement and locks both wallet rows in id
- * order (FOR NO KEY UPDATE), so concurrent transfers on overlapping wallets queue instead of
- * deadlocking, and a status change cannot slip in between the check and the posting.
- */
-const LOCK_SQL = `
-SELECT w.id, w.address, w.status, a.id AS asset_id, a.fractions
-  FROM projects p
-  JOIN assets a ON a.project_id = p.id AND a.symbol = $3
-  JOIN wallets w ON w.project_id = p.id AND (w.id = ANY ($4::uuid[]) OR w.address = ANY ($5::text[]))
- WHERE p.id = $1 AND p.owner_id = $2
- ORDER BY w.id
-   FOR NO KEY UPDATE OF w`;
-const DEBIT_SQL = `
-UPDATE balances SET amount = amount - $3
- WHERE wallet_id = $1 AND asset_id = $2 AND amount >= $3
-RETURNING amount`;
-const CREDIT_SQL = `
-INSERT INTO balances (wallet_id, asset_id, project_id, amount) VALUES ($1, $2, $3, $4)
-    ON CONFLICT (wallet_id, asset_id) DO UPDATE SET amount = balances.amount + EXCLUDED.amount
-RETURNING amount`;
-const INSERT_TX_SQL = `
-INSERT INTO transactions (project_id, asset_id, kind, from_wallet_id, to_wallet_id, amount, from_balance, to_balance)
-VALUES ($1, $2, 'transfer', $3, $4, $5, $6, $7)
-RETURNING id, created_at`;
-
-function pick(rows, ref) {
-  const lower = ref.toLowerCase();
-  return rows.find((r) => r.id === lower) ?? rows.find((r) => r.address === ref);
+/** Four prepared statements: each side names its wallet by id or by address. */
+const TRANSFERS = {};
+for (const from of ['id', 'address']) {
+  for (const to of ['id', 'address']) {
+    TRANSFERS[`${from}/${to}`] = { name: `transfer_${from}_${to}`, text: transferSql({ from, to, param: positional }) };
+  }
 }
 
 async function transfer(owner, body, stats) {
   const t = validateTransfer(body);
-  const refs = [t.from, t.to];
-  const client = await pool.connect();
-  const q = (text, params) => {
-    stats.statements += 1;
-    return client.query(text, params);
-  };
-  let open = false;
-  try {
-    await q('BEGIN');
-    open = true;
-    const { rows } = await q(LOCK_SQL, [t.projectId, owner, t.currency, refs.filter((r) => UUID.test(r)), refs]);
-    if (rows.length === 0) throw new HttpError(404, 'not_found', 'project, currency or wallet not found');
-    const from = pick(rows, t.from);
-    const to = pick(rows, t.to);
-    if (!from) throw new HttpError(404, 'not_found', 'wallet not found', { field: 'from' });
-    if (!to) throw new HttpError(404, 'not_found', 'wallet not found', { field: 'to' });
-    if (from.id === to.id) throw invalid('to', 'must differ from from');
-    const { asset_id: assetId, fractions } = rows[0];
-    const converted = toMinor(t.amount, fractions);
-    if (converted.problem) throw invalid('amount', converted.problem);
-    if (from.status !== 'active' || to.status !== 'active') throw new HttpError(409, 'wallet_inactive', 'both wallets must be active');
-    const amount = converted.minor.toString();
-
-    const debit = await q(DEBIT_SQL, [from.id, assetId, amount]);
-    if (debit.rowCount === 0) throw new HttpError(409, 'insufficient_funds', 'insufficient funds', { wallet: from.address });
-    const credit = await q(CREDIT_SQL, [to.id, assetId, t.projectId, amount]);
-    const fromBalance = debit.rows[0].amount;
-    const inserted = await q(INSERT_TX_SQL, [t.projectId, assetId, from.id, to.id, amount, fromBalance, credit.rows[0].amount]);
-    await q('COMMIT');
-    open = false;
-    const tx = inserted.rows[0];
-    return {
-      status: 201,
-      body: {
-        transaction: {
-          id: tx.id,
-          amount: toMajor(amount, fractions),
-          currency: t.currency,
-          balance: toMajor(fromBalance, fractions),
-          from: from.address,
-          to: to.address,
-          date: tx.created_at.toISOString(),
-        },
+  const amount = numberToDecimal(t.amount);
+  if (!/^\d+(\.\d+)?$/.test(amount)) throw invalid('amount', 'must be a positive decimal number');
+  const statement = TRANSFERS[`${UUID.test(t.from) ? 'id' : 'address'}/${UUID.test(t.to) ? 'id' : 'address'}`];
+  stats.statements += 1;
+  const { rows } = await pool.query({ ...statement, values: [t.projectId, owner, t.currency, amount, t.from, t.to] });
+  const r = rows[0];
+  if (r.fractions === null) throw new HttpError(404, 'not_found', 'project or currency not found');
+  if (r.from_address === null) throw new HttpError(404, 'not_found', 'wallet not found', { field: 'from' });
+  if (r.to_address === null) throw new HttpError(404, 'not_found', 'wallet not found', { field: 'to' });
+  if (r.same_wallet) throw invalid('to', 'must differ from from');
+  const converted = toMinor(t.amount, r.fractions);
+  if (converted.problem) throw invalid('amount', converted.problem);
+  if (r.from_status !== 'active' || r.to_status !== 'active') throw new HttpError(409, 'wallet_inactive', 'both wallets must be active');
+  if (r.id === null) throw new HttpError(409, 'insufficient_funds', 'insufficient funds', { wallet: r.from_address });
+  return {
+    status: 201,
+    body: {
+      transaction: {
+        id: r.id,
+        amount: toMajor(r.amount, r.fractions),
+        currency: t.currency,
+        balance: toMajor(r.from_balance, r.fractions),
+        from: r.from_address,
+        to: r.to_address,
+        date: r.created_at.toISOString(),
       },
-    };
-  } finally {
-    if (open) await q('ROLLBACK').catch(() => undefined);
-    client.release();
-  }
+    },
+  };
 }
 
-// ---------------------------------------------------------------- POST /graphql (read workload only)
+// ---------------------------------------------------------------- POST /graphql (read and entities workloads only)
 
-const READ_SQL = buildReadSql();
+const READ = { name: 'nested_read', text: buildReadSql() };
+const ENTITIES = { name: 'wallet_entities', text: buildEntitiesSql() };
 
-async function nestedRead(owner, body, stats) {
+/** `_entities` of Wallets (the entities workload) or the nested read (the read workload). */
+async function graphql(owner, body, stats) {
+  const representations = body?.variables?.r;
+  if (Array.isArray(representations) && /\b_entities\b/.test(body?.query ?? '')) {
+    const ids = representations.map((r) => r?.id);
+    if (!representations.every((r) => r?.__typename === 'Wallet') || !ids.every((id) => typeof id === 'string' && UUID.test(id))) {
+      throw invalid('representations', 'the baseline only resolves Wallet representations by id');
+    }
+    stats.statements += 1;
+    const { rows } = await pool.query({ ...ENTITIES, values: [ids, owner] });
+    return { status: 200, raw: rows[0].body };
+  }
   const projectId = projectIdFromQuery(body?.query);
-  if (projectId === undefined) throw invalid('query', 'the baseline only answers the read workload query');
+  if (projectId === undefined) throw invalid('query', 'the baseline only answers the read and entities workloads');
   stats.statements += 1;
-  const { rows } = await pool.query(READ_SQL, [projectId, owner, READ_SHAPE.walletsPerProject]);
+  const { rows } = await pool.query({ ...READ, values: [projectId, owner, READ_SHAPE.walletsPerProject] });
   return { status: 200, raw: rows[0].body };
 }
 
 // ---------------------------------------------------------------- server
 
-const ROUTES = { 'POST /transactions': transfer, 'POST /graphql': nestedRead };
+const ROUTES = { 'POST /transactions': transfer, 'POST /graphql': graphql };
 
 const server = createServer(async (req, res) => {
   const stats = { statements: 0 };

@@ -8,7 +8,7 @@ import { call } from './http.js';
 export async function runLoad(target, workload, { connections, duration, checkBody }) {
   let bodyErrors = 0;
   let firstBodyError;
-  const requests = workload.requests.map((r) =>
+  const requests = workload.requestsFor(target.name).map((r) =>
     checkBody
       ? {
           ...r,
@@ -61,7 +61,7 @@ export async function sampleStatements(target, workload, fixture, count = 5) {
   const latencies = [];
   let example;
   for (let i = 0; i < count; i++) {
-    const { method, path, body } = workload.sample();
+    const { method, path, body } = workload.sample(target.name);
     const started = performance.now();
     const response = await call(target.url, method, path, { body, headers: { api_key: fixture.apiKey }, allow: true });
     latencies.push(performance.now() - started);
@@ -86,7 +86,7 @@ export async function statementsOfRun(pool, database, limit = 6) {
             regexp_replace(query, '\\s+', ' ', 'g') AS query
        FROM pg_stat_statements
       WHERE dbid = (SELECT oid FROM pg_database WHERE datname = $1) AND toplevel
-        AND query NOT ILIKE '%pg_stat_statements%'
+        AND query NOT ILIKE '%pg_stat_statements%' AND query NOT ILIKE '%pg_stat_activity%'
       ORDER BY total_exec_time DESC`,
     [database],
   );

@@ -24,6 +24,10 @@ export function aggregate(runs) {
     p99: mean(runs.map((r) => r.p99)),
     errors: runs.reduce((a, r) => a + r.errorCount, 0),
     requests: runs.reduce((a, r) => a + r.requests, 0),
+    /** MiB, the highest of the runs (NaN for pgbench: no server process). */
+    peakRss: Math.max(...runs.map((r) => r.peakRss ?? NaN)),
+    cpuApp: mean(runs.map((r) => r.cpuMsPerOk?.app ?? NaN)),
+    cpuPg: mean(runs.map((r) => r.cpuMsPerOk?.postgres ?? NaN)),
   };
 }
 
@@ -44,11 +48,12 @@ export function runRow(run) {
     run.errorCount,
     run.sqlPerRequest ?? '-',
     run.dbStatementsPerOk === null ? '-' : fixed(run.dbStatementsPerOk, 2),
+    Number.isNaN(run.peakRss ?? NaN) ? '-' : fixed(run.peakRss, 0),
     run.check.ok ? 'ok' : 'FAIL',
     statusText(run.statuses) + (run.errors ? ` conn-errors:${run.errors}` : '') + (run.timeouts ? ` timeouts:${run.timeouts}` : '') + (run.bodyErrors ? ` graphql-errors:${run.bodyErrors}` : ''),
   ];
 }
 
-export const RUN_HEADERS = ['round', 'target', 'req/s', '2xx/s', 'p50 ms', 'p99 ms', 'errors', 'sql/req', 'db stmts/2xx', 'ledger', 'status codes'];
+export const RUN_HEADERS = ['round', 'arm', 'req/s', '2xx/s', 'p50 ms', 'p99 ms', 'errors', 'sql/req', 'db stmts/2xx', 'peak RSS MiB', 'ledger', 'status codes'];
 
 export { fixed };

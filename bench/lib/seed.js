@@ -83,6 +83,7 @@ function fixture(apiKey, projectId, systemWallet, customers) {
     apiKey,
     projectId,
     currency: SEED.currency,
+    fractions: SEED.fractions,
     systemWallet,
     customers,
     seededMinor: minorOf(SEED.systemSeed),

@@ -39,3 +39,27 @@ export async function verifyLedger(pool, expectedSeededMinor) {
   if (brokenChain.rows[0].n > 0) problems.push(`${brokenChain.rows[0].n} history entries break the running balance chain`);
   return { ok: problems.length === 0, problems, total: state.total, seeded: state.seeded, transfers: state.transfers };
 }
+
+/**
+ * Waits until the arm is idle: no transaction row added and no query running in its database
+ * for `quietMs`. Requests still queued in a server when the load generator stops keep running
+ * (a slow GraphQL server may work for seconds), and must not run into the next arm's run.
+ */
+export async function settle(pool, { quietMs = 300, maxMs = 30_000 } = {}) {
+  // The identity sequence of transactions moves with every insert and costs nothing to read
+  // (max(seq) would scan the table: seq has no index).
+  const state = async () =>
+    (
+      await pool.query(`SELECT pg_sequence_last_value(pg_get_serial_sequence('transactions', 'seq'))::text AS seq,
+        (SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend'
+            AND state = 'active' AND pid <> pg_backend_pid())::int AS active`)
+    ).rows[0];
+  const started = Date.now();
+  let previous = await state();
+  while (Date.now() - started < maxMs) {
+    await new Promise((resolve) => setTimeout(resolve, quietMs));
+    const current = await state();
+    if (current.seq === previous.seq && current.active === 0 && previous.active === 0) return;
+    previous = current;
+  }
+}

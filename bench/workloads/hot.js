@@ -16,7 +16,8 @@ export function hotWorkload(fixture) {
   return {
     name: 'hot',
     description: `POST /transactions: system wallet -> random customer among ${customers.length}, ${TRANSFER_AMOUNT} ${fixture.currency}`,
-    requests: [
+    pgbench: 'hot',
+    requestsFor: () => [
       {
         method: 'POST',
         path: '/transactions',

@@ -9,6 +9,8 @@
 // the value here and both sides follow. The harness compares both answers on identical data
 // before the load runs and prints any difference.
 
+import { answerSummary, minorUnits } from './answers.js';
+
 export const READ_SHAPE = {
   /** Root query field and how it selects the project. `{id}` is replaced by the project id literal. */
   root: 'project',
@@ -56,22 +58,62 @@ export function projectIdFromQuery(query) {
   return match ? Number(match[1]) : undefined;
 }
 
+/** The same question in PostGraphile's naming (amber preset, bench/postgraphile/setup.sql). */
+export function postgraphileReadQuery(projectId, shape = READ_SHAPE) {
+  return (
+    `query BenchNestedRead { projectByRowId(rowId: ${projectId}) { rowId name ` +
+    `walletsByProjectId(first: ${shape.walletsPerProject}, orderBy: SEQ_ASC) { nodes { rowId address ` +
+    `balancesByWalletId { nodes { amount asset { symbol } } } ` +
+    `recentTransactions(first: ${shape.transactionsPerWallet}) { nodes { rowId amount asset { symbol } fromWallet { address } toWallet { address } createdAt } } } } } }`
+  );
+}
+
 export function readWorkload(fixture) {
-  const body = JSON.stringify({ query: readQuery(fixture.projectId) });
+  const bodies = {
+    default: JSON.stringify({ query: readQuery(fixture.projectId) }),
+    postgraphile: JSON.stringify({ query: postgraphileReadQuery(fixture.projectId) }),
+  };
+  const body = (arm) => bodies[arm] ?? bodies.default;
   return {
     name: 'read',
     description: `POST /graphql nested read: project -> ${READ_SHAPE.walletsPerProject} wallets -> balances + ${READ_SHAPE.transactionsPerWallet} recent transactions`,
-    requests: [
+    requestsFor: (arm) => [
       {
         method: 'POST',
         path: '/graphql',
         headers: { 'content-type': 'application/json', api_key: fixture.apiKey },
-        body,
+        body: body(arm),
       },
     ],
-    sample: () => ({ method: 'POST', path: '/graphql', body }),
+    sample: (arm) => ({ method: 'POST', path: '/graphql', body: body(arm) }),
+    /** Bodies of the pre-load comparison (the same question to every arm). */
+    checkBodies: () => body,
+    summarize: (json, arm) => readSummary(json, arm, fixture.fractions),
     moves: false,
+    graphql: true,
   };
+}
+
+function readSummary(json, arm, fractions) {
+  if (arm === 'postgraphile') {
+    const wallets = json?.data?.projectByRowId?.walletsByProjectId?.nodes;
+    return Array.isArray(wallets)
+      ? answerSummary(wallets.map((w) => ({
+          id: w.rowId,
+          balances: w.balancesByWalletId.nodes.map((b) => BigInt(b.amount)),
+          transactions: w.recentTransactions.nodes.map((t) => ({ id: t.rowId, amount: BigInt(t.amount) })),
+        })))
+      : undefined;
+  }
+  const { project: P, wallet: W, balance: B, transaction: T, edges, node } = READ_SHAPE;
+  const wallets = json?.data?.[READ_SHAPE.root]?.[P.wallets]?.[edges];
+  return Array.isArray(wallets)
+    ? answerSummary(wallets.map(({ [node]: w }) => ({
+        id: w[W.id],
+        balances: w[W.balances].map((b) => minorUnits(b[B.balance], fractions)),
+        transactions: w[W.transactions][edges].map(({ [node]: t }) => ({ id: t[T.id], amount: minorUnits(t[T.amount], fractions) })),
+      })))
+    : undefined;
 }
 
 /** A GraphQL answer with errors counts as an error even when the status is 200. */

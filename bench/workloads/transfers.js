@@ -25,7 +25,8 @@ export function transfersWorkload(fixture) {
   return {
     name: 'transfers',
     description: `POST /transactions: random customer -> random other customer among ${customers.length}, ${TRANSFER_AMOUNT} ${fixture.currency}`,
-    requests: [
+    pgbench: 'uniform',
+    requestsFor: () => [
       {
         method: 'POST',
         path: '/transactions',

@@ -8,10 +8,12 @@ import type pg from 'pg';
  * Database routines whose current definition lives in one `.sql` file beside the code that calls
  * them (the posting rules in src/domain/ledger/ledger_post.sql). Schema migrations change tables;
  * these files are code, installed by `migrate()` after the migrations whenever their text changes
- * (a repeatable migration), so a reader finds the rules in exactly one place.
+ * (a repeatable migration), so a reader finds the rules in exactly one place. Installed in this
+ * order: a routine that calls another comes after it.
  */
 export const ROUTINES = [
   { name: 'ledger_post', file: 'src/domain/ledger/ledger_post.sql' },
+  { name: 'webhook_post', file: 'src/domain/webhook/webhook_post.sql' },
   // Points that expire (CONTRACT §15): the lot rules, called by ledger_post and the sweeper.
   { name: 'lots_expire_due', file: 'src/domain/lots/lots_expire_due.sql' },
   { name: 'lots_credit', file: 'src/domain/lots/lots_credit.sql' },

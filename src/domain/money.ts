@@ -192,22 +192,6 @@ export function convertFiat(fiatAmount: number | string | ExactNumber, exchangeR
   return minor;
 }
 
-/** The shortest decimal text of a finite number, without exponent notation. */
-export function numberToDecimal(value: number): string {
-  if (!Number.isFinite(value)) throw invalid('amount', 'must be a finite number');
-  const text = String(value);
-  if (!/e/i.test(text)) return text;
-  const [mantissa, exponentText] = text.toLowerCase().split('e');
-  const exponent = Number(exponentText);
-  const negative = mantissa.startsWith('-');
-  const [whole, decimals = ''] = mantissa.replace('-', '').split('.');
-  const digits = whole + decimals;
-  const point = whole.length + exponent;
-  const result =
-    point <= 0 ? `0.${'0'.repeat(-point)}${digits}` : point >= digits.length ? digits + '0'.repeat(point - digits.length) : `${digits.slice(0, point)}.${digits.slice(point)}`;
-  return (negative ? '-' : '') + result;
-}
-
 function invalid(field: string, problem: string, extra: Record<string, unknown> = {}): LedgerError {
   const error = validationError(field, problem);
   return new LedgerError('validation_error', error.message, { ...error.details, ...extra });

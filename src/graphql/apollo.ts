@@ -49,7 +49,7 @@ export async function createGraphQLEndpoint(services: Services, limits: GraphQLL
     stopOnTerminationSignals: false,
     // No HTTP cache hints for an authenticated API: without the cache-control plugin Apollo does
     // not wrap every field resolver.
-    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), costLimitPlugin(limits.maxCost), logUnexpectedErrors],
+    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), costLimitPlugin(limits.maxCost), logUnexpectedErrors, noteOperationType],
   });
   await apollo.start();
   return {
@@ -68,6 +68,7 @@ export async function createGraphQLEndpoint(services: Services, limits: GraphQLL
       const replyHeaders: Record<string, string> = {};
       for (const [name, value] of response.headers) if (name !== 'content-length') replyHeaders[name] = value;
       if (options.exposePlan && context?.answered.sqlPlan) replyHeaders['x-graphql-plan'] = 'sql';
+      if (context?.answered.operation) services.metrics.countGraphqlOperation(context.answered.operation, context.answered.sqlPlan);
       const json = response.body.string;
       return {
         status: response.status ?? 200,
@@ -82,6 +83,17 @@ export async function createGraphQLEndpoint(services: Services, limits: GraphQLL
     stop: () => apollo.stop(),
   };
 }
+
+/** Operations that passed parsing and validation are counted by type (metrics). */
+const noteOperationType: ApolloServerPlugin<GraphQLContext> = {
+  async requestDidStart() {
+    return {
+      async didResolveOperation({ operation, contextValue }) {
+        if (operation) contextValue.answered.operation = operation.operation;
+      },
+    };
+  },
+};
 
 /** Answers carry only `internal_error`; the cause goes to the log, with the request id (CONTRACT §6). */
 const logUnexpectedErrors: ApolloServerPlugin<GraphQLContext> = {

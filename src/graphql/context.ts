@@ -16,7 +16,7 @@ export interface GraphQLContext {
    * How the operation was answered: `sqlPlan` when one SQL statement did (sql-plan/planner.ts).
    * An object, shared by the shallow copies Apollo makes of the context.
    */
-  answered: { sqlPlan: boolean };
+  answered: { sqlPlan: boolean; operation?: 'query' | 'mutation' | 'subscription' };
 }
 
 export function createContext(principal: Principal, services: Services, requestId: string, log: Logger, limits: GraphQLLimits = DEFAULT_LIMITS): GraphQLContext {

@@ -2,7 +2,8 @@ import DataLoader from 'dataloader';
 import type { Principal } from '../domain/auth/api-key.service.js';
 import type { AssetView } from '../domain/assets/asset.types.js';
 import type { LotRow } from '../domain/lots/lot.types.js';
-import { groupByWallet, type BalanceRow, type HistoryRow, type TransactionRow } from '../domain/ledger/ledger.types.js';
+import type { AsOfWallet } from '../domain/ledger/as-of.rules.js';
+import { groupByWallet, type BalanceAsOfRow, type BalanceRow, type HistoryRow, type TransactionRow } from '../domain/ledger/ledger.types.js';
 import type { ProjectView } from '../domain/projects/project.types.js';
 import type { WalletSlice, WalletType, WalletView } from '../domain/wallets/wallet.types.js';
 import type { Services } from '../services.js';
@@ -20,6 +21,14 @@ export interface ExpiringKey {
   assetId: string;
   first: number;
 }
+
+/** A wallet read as of a time (CONTRACT §14); `wallet` carries its birth, which the service checks `asOf` against. */
+export interface AsOfKey {
+  wallet: AsOfWallet;
+  asOf: Date;
+}
+
+export type RecentAsOfKey = AsOfKey & Omit<RecentKey, 'walletId'>;
 
 export interface WalletSliceKey {
   projectId: number;
@@ -45,6 +54,8 @@ export interface Loaders {
   recentTransactions: DataLoader<RecentKey, HistoryRow[], string>;
   transactionCounts: DataLoader<string, number>;
   expiringLots: DataLoader<ExpiringKey, LotRow[], string>;
+  balancesAsOf: DataLoader<AsOfKey, BalanceAsOfRow[], string>;
+  recentTransactionsAsOf: DataLoader<RecentAsOfKey, HistoryRow[], string>;
 }
 
 export function createLoaders(principal: Principal, services: Services): Loaders {
@@ -73,15 +84,31 @@ export function createLoaders(principal: Principal, services: Services): Loaders
       (keys) => inGroups(keys, (key) => String(key.first), (group) => services.lots.expiringOf(group, group[0].first)),
       { cacheKeyFn: (key) => `${key.walletId}/${key.assetId}/${key.first}` },
     ),
+    // as of a time: one statement per instant (and page size); a wallet that cannot be read then gets its own error
+    balancesAsOf: new DataLoader<AsOfKey, BalanceAsOfRow[], string>(
+      (keys) =>
+        inGroups(
+          keys,
+          (key) => String(key.asOf.getTime()),
+          (group) => services.ledger.balancesAsOf(group.map((key) => key.wallet), group[0].asOf),
+        ),
+      { cacheKeyFn: (key) => `${key.wallet.id}/${key.asOf.getTime()}` },
+    ),
+    recentTransactionsAsOf: new DataLoader<RecentAsOfKey, HistoryRow[], string>(
+      (keys) => {
+        const roundOf = roundsOf(keys.map((key) => `${key.wallet.id}/${key.first}/${key.asOf.getTime()}`));
+        return inGroups(
+          keys,
+          (key, index) => `${key.first}/${key.asOf.getTime()}/${roundOf[index]}`,
+          (group) => services.ledger.recentAsOf(group.map((key) => key.wallet), group[0].first + 1, group[0].asOf, group.map((key) => key.beforeSeq)),
+        );
+      },
+      { cacheKeyFn: (key) => `${key.wallet.id}/${key.first}/${key.beforeSeq}/${key.asOf.getTime()}` },
+    ),
     recentTransactions: new DataLoader(
       (keys) => {
         // one statement per page size; the same wallet twice (two different `after`) goes in another round
-        const rounds = new Map<string, number>();
-        const roundOf = keys.map((key) => {
-          const seen = rounds.get(`${key.walletId}/${key.first}`) ?? 0;
-          rounds.set(`${key.walletId}/${key.first}`, seen + 1);
-          return seen;
-        });
+        const roundOf = roundsOf(keys.map((key) => `${key.walletId}/${key.first}`));
         return inGroups(
           keys,
           (key, index) => `${key.first}/${roundOf[index]}`,
@@ -95,6 +122,16 @@ export function createLoaders(principal: Principal, services: Services): Loaders
       { cacheKeyFn: (key) => `${key.walletId}/${key.first}/${key.beforeSeq}` },
     ),
   };
+}
+
+/** For each key, how many keys with the same name came before it: the same wallet twice (two `after`) goes in another round. */
+function roundsOf(names: readonly string[]): number[] {
+  const seen = new Map<string, number>();
+  return names.map((name) => {
+    const round = seen.get(name) ?? 0;
+    seen.set(name, round + 1);
+    return round;
+  });
 }
 
 /** Splits a batch into groups that share SQL parameters, runs one call per group, and puts the results back in key order. */

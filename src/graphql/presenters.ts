@@ -1,4 +1,4 @@
-import type { BalanceRow, HistoryRow, TransactionRow } from '../domain/ledger/ledger.types.js';
+import type { BalanceAsOfRow, BalanceRow, HistoryRow, TransactionRow } from '../domain/ledger/ledger.types.js';
 import type { LotRow } from '../domain/lots/lot.types.js';
 import { minorToDecimalString } from '../domain/money.js';
 
@@ -30,6 +30,8 @@ export interface BalanceModel {
   account: string;
   currency: string;
   balance: string;
+  /** Set on a balance read as of a time (CONTRACT §14): what describes the present (held, available) is then null. */
+  asOf?: Date;
 }
 
 export function transactionModel(row: HistoryRow): TransactionModel {
@@ -66,4 +68,9 @@ export function lotModel(row: LotRow): LotModel {
 
 export function balanceModel(row: BalanceRow): BalanceModel {
   return { walletId: row.walletId, assetId: row.assetId, account: row.address, currency: row.symbol, balance: minorToDecimalString(row.amount, row.fractions) };
+}
+
+/** A balance as of a time: the posted balance; the fields of the present (held, available) stay unset, so null. */
+export function balanceAsOfModel(row: BalanceAsOfRow, asOf: Date): BalanceModel {
+  return { walletId: row.walletId, assetId: row.assetId, account: row.address, currency: row.symbol, balance: minorToDecimalString(row.amount, row.fractions), asOf };
 }

@@ -1,6 +1,7 @@
 import { GraphQLError, GraphQLScalarType, Kind, type ObjectValueNode, type ValueNode } from 'graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { ExactNumber, plainDecimal, sameDecimal } from '../domain/money.js';
+import { parseInstant } from '../domain/shared/instant.js';
 
 /**
  * Money in GraphQL: a decimal number of major units (1250 minor units of a 2-fraction asset is
@@ -84,23 +85,29 @@ function literalValue(ast: ValueNode, variables: Record<string, unknown> | null 
   }
 }
 
-/** ISO 8601 UTC with milliseconds, as `Date.prototype.toISOString` prints (CONTRACT §3). */
+/**
+ * ISO 8601 UTC with milliseconds, as `Date.prototype.toISOString` prints (CONTRACT §3). Input
+ * reads an ISO 8601 timestamp with `Z` or any offset, as REST's `asOf` does (finer digits than
+ * milliseconds truncated); anything else (no offset, an impossible date) is refused.
+ */
+const DATE_TIME_INPUT = 'DateTime must be an ISO 8601 timestamp with Z or an offset, e.g. "2026-01-31T12:00:00.000Z"';
+
 export const DateTimeScalar = new GraphQLScalarType<Date, string>({
   name: 'DateTime',
-  description: 'An ISO 8601 UTC timestamp with milliseconds, e.g. "2026-01-31T12:00:00.000Z".',
+  description: 'An ISO 8601 timestamp; printed in UTC with milliseconds, e.g. "2026-01-31T12:00:00.000Z"; read with Z or any offset.',
   serialize(value) {
     const date = value instanceof Date ? value : new Date(String(value));
     if (Number.isNaN(date.getTime())) throw new GraphQLError('DateTime cannot represent this value');
     return date.toISOString();
   },
   parseValue(value) {
-    const date = new Date(String(value));
-    if (typeof value !== 'string' || Number.isNaN(date.getTime())) throw new GraphQLError('DateTime must be an ISO 8601 string');
+    const date = typeof value === 'string' ? parseInstant(value) : null;
+    if (!date) throw new GraphQLError(DATE_TIME_INPUT);
     return date;
   },
   parseLiteral(ast) {
-    const date = ast.kind === Kind.STRING ? new Date(ast.value) : new Date(Number.NaN);
-    if (Number.isNaN(date.getTime())) throw new GraphQLError('DateTime must be an ISO 8601 string', { nodes: [ast] });
+    const date = ast.kind === Kind.STRING ? parseInstant(ast.value) : null;
+    if (!date) throw new GraphQLError(DATE_TIME_INPUT, { nodes: [ast] });
     return date;
   },
 });

@@ -41,6 +41,8 @@ export interface Route<B = any, Q = any, P = any> {
   body?: z.ZodType<B>;
   query?: z.ZodType<Q>;
   params?: z.ZodType<P>;
+  /** Matches only requests whose Accept asks for HTML (a browser page beside an API route on one path). */
+  html?: boolean;
   /** Pass the parsed JSON body through without a schema (GraphQL validates its own documents). */
   rawBody?: boolean;
   doc?: RouteDoc;

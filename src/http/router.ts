@@ -20,14 +20,16 @@ export class Router {
       const segments = route.path.split('/').filter(Boolean);
       this.routes.push({ route, segments, staticCount: segments.filter((s) => !s.startsWith('{')).length });
     }
-    this.routes.sort((a, b) => b.staticCount - a.staticCount);
+    // More static segments first; on a tie, HTML-only routes first (they are the narrower match)
+    this.routes.sort((a, b) => b.staticCount - a.staticCount || Number(b.route.html === true) - Number(a.route.html === true));
   }
 
   /** The route for this method and path (HEAD is served by GET), or `undefined`. */
-  match(method: string, pathname: string): Match | undefined {
+  match(method: string, pathname: string, wantsHtml = false): Match | undefined {
     const parts = pathname.split('/').filter(Boolean);
     for (const compiled of this.routes) {
       if (compiled.route.method !== (method === 'HEAD' ? 'GET' : (method as Method))) continue;
+      if (compiled.route.html && !wantsHtml) continue;
       const params = matchSegments(compiled.segments, parts);
       if (params) return { route: compiled.route, params };
     }

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { trace } from '@opentelemetry/api';
 import { randomUUID } from 'node:crypto';
 import type { ApiKeyService, Principal } from '../domain/auth/api-key.service.js';
 import type { CallCounter } from '../domain/auth/call-counter.js';
@@ -9,6 +10,8 @@ import type { Logger } from '../logger.js';
 import { readJsonBody } from './body.js';
 import type { Reply, Route } from './route.js';
 import { Router } from './router.js';
+import type { Cors } from './cors.js';
+import type { Metrics } from '../observability/metrics.js';
 import { toLedgerError } from '../domain/shared/error-translation.js';
 import { parseInput } from '../domain/shared/validation.js';
 
@@ -20,14 +23,25 @@ export interface HttpDeps {
   logger: Logger;
   adminToken?: string;
   exposeStatementCount: boolean;
+  metrics: Metrics;
+  cors: Cors;
 }
 
+/** What the pipeline learns about a request on its way (the route template labels its metrics). */
+interface RequestFacts {
+  route: string;
+}
+
+/** The metrics label of a request that matched no route: raw paths would make labels unbounded. */
+const UNMATCHED = 'unmatched';
+
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-const PUBLIC_PREFIXES = ['/healthz', '/readyz', '/openapi.json', '/admin/'];
+const PUBLIC_PREFIXES = ['/healthz', '/readyz', '/openapi.json', '/metrics', '/admin/'];
 
 export function createHttpServer(deps: HttpDeps): Server {
   const router = new Router(deps.routes);
   const server = createServer((req, res) => {
+    if (deps.cors.answerPreflight(req, res)) return;
     const scope: StatementScope = { statements: 0 };
     void withStatementScope(scope, () => handle(deps, router, req, res, scope));
   });
@@ -40,9 +54,12 @@ async function handle(deps: HttpDeps, router: Router, req: IncomingMessage, res:
   const incomingId = req.headers['x-request-id'];
   const requestId = typeof incomingId === 'string' && REQUEST_ID.test(incomingId) ? incomingId : randomUUID();
   const log = deps.logger.child({ requestId });
+  // With tracing on, the HTTP server span is active here; without it this is a no-op.
+  trace.getActiveSpan()?.setAttribute('ledger.request_id', requestId);
+  const facts: RequestFacts = { route: UNMATCHED };
   let reply: Reply;
   try {
-    reply = await dispatch(deps, router, req, requestId, log);
+    reply = await dispatch(deps, router, req, requestId, log, facts);
   } catch (error) {
     const ledgerError = toLedgerError(error);
     if (ledgerError.code === 'internal_error') log.error({ err: error, method: req.method, url: req.url }, 'unexpected error');
@@ -54,19 +71,22 @@ async function handle(deps: HttpDeps, router: Router, req: IncomingMessage, res:
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(payload),
     'x-request-id': requestId,
+    ...deps.cors.responseHeaders(req),
     ...reply.headers,
   };
   if (deps.exposeStatementCount) headers['x-sql-statements'] = scope.statements;
   res.writeHead(reply.status, headers);
   res.end(req.method === 'HEAD' ? undefined : payload);
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  deps.metrics.observeHttp(req.method ?? 'GET', facts.route, reply.status, ms / 1000);
   log.info({ method: req.method, url: req.url, status: reply.status, ms: Math.round(ms * 100) / 100, statements: scope.statements }, 'request');
 }
 
-async function dispatch(deps: HttpDeps, router: Router, req: IncomingMessage, requestId: string, log: Logger): Promise<Reply> {
+async function dispatch(deps: HttpDeps, router: Router, req: IncomingMessage, requestId: string, log: Logger, facts: RequestFacts): Promise<Reply> {
   const url = new URL(req.url ?? '/', 'http://localhost');
   const isPublic = PUBLIC_PREFIXES.some((p) => url.pathname === p || (p.endsWith('/') && url.pathname.startsWith(p)));
-  const match = router.match(req.method ?? 'GET', url.pathname);
+  const match = router.match(req.method ?? 'GET', url.pathname, /\btext\/html\b/.test(req.headers.accept ?? ''));
+  if (match) facts.route = match.route.path;
   const auth = match?.route.auth ?? (isPublic ? 'none' : 'api_key');
 
   let principal = undefined as unknown as Principal;

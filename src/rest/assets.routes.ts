@@ -49,7 +49,7 @@ export function assetRoutes({ assets }: Services): Route[] {
       params: AssetIdParams,
       body: UpdateAssetBody,
       doc: {
-        summary: 'Rename an asset or change its symbol (not once it has transactions); projectId must be its project',
+        summary: 'Rename an asset or change its symbol (not once it has transactions); projectId is optional and, when given, must be its project',
         tag: 'assets',
         response: { status: 200, schema: AssetBody },
         errors: ['not_found', 'conflict'],

@@ -2,6 +2,7 @@ import { route, type Route } from '../http/route.js';
 import type { GraphQLEndpoint } from '../graphql/apollo.js';
 import type { Services } from '../services.js';
 import { buildOpenApi } from './openapi.js';
+import { adminRoutes } from './admin.routes.js';
 import { systemRoutes } from './system.routes.js';
 import { transactionRoutes } from './transactions.routes.js';
 import { webhookRoutes } from './webhook.routes.js';
@@ -12,7 +13,7 @@ import { lotRoutes } from './lots.routes.js';
 
 /** Every HTTP route: the REST compatibility interface, /graphql and /openapi.json. */
 export function allRoutes(services: Services, graphql: GraphQLEndpoint): Route[] {
-  const rest: Route[] = [...systemRoutes(services), ...transactionRoutes(services), ...webhookRoutes(services), ...projectRoutes(services), ...assetRoutes(services), ...walletRoutes(services), ...lotRoutes(services)];
+  const rest: Route[] = [...systemRoutes(services), ...adminRoutes(services), ...transactionRoutes(services), ...webhookRoutes(services), ...projectRoutes(services), ...assetRoutes(services), ...walletRoutes(services), ...lotRoutes(services)];
   const graphqlHandler: Route['handler'] = ({ req, body, principal, requestId, log }) => graphql.handle(req, body, principal, requestId, log);
   const openapi = buildOpenApi(rest);
   return [

@@ -1,4 +1,4 @@
-import type { BalanceRow, HistoryRow } from '../domain/ledger/ledger.types.js';
+import type { BalanceAsOfRow, BalanceRow, HistoryRow } from '../domain/ledger/ledger.types.js';
 import { toMajor } from '../domain/money.js';
 
 /** REST JSON shapes of ledger rows (CONTRACT §3): major units, addresses, ISO timestamps. */
@@ -18,6 +18,8 @@ export interface BalanceJson {
   balance: number;
 }
 
+export type BalanceAsOfJson = Pick<BalanceJson, 'account' | 'currency' | 'balance'>;
+
 export function transactionJson(row: HistoryRow): TransactionJson {
   return {
     id: row.id,
@@ -31,6 +33,11 @@ export function transactionJson(row: HistoryRow): TransactionJson {
 }
 
 export function balanceJson(row: BalanceRow): BalanceJson {
+  return { account: row.address, currency: row.symbol, balance: toMajor(row.amount, row.fractions) };
+}
+
+/** A balance as of a time (CONTRACT §14): the posted balance, without what describes the present (holds). */
+export function balanceAsOfJson(row: BalanceAsOfRow): BalanceAsOfJson {
   return { account: row.address, currency: row.symbol, balance: toMajor(row.amount, row.fractions) };
 }
 

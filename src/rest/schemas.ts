@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CurrencyRule, WalletRefRule } from '../domain/ledger/ledger.rules.js';
 import { AmountRule } from '../domain/money.js';
+import { AsOfRule } from '../domain/ledger/as-of.rules.js';
 import { MAX_PROJECT_ID, ProjectIdRule, UuidRule } from '../domain/shared/ids.js';
 
 /** Shared request/response pieces; every REST schema is strict (unknown fields → 400). */
@@ -25,13 +26,6 @@ export const PlanBody = z
   })
   .meta({ id: 'Plan' });
 
-export const IssueKeyBody = z.strictObject({
-  owner: z.string().trim().min(1).max(200),
-  plan_code: z.enum(['free', 'starter', 'pro', 'enterprise']),
-});
-
-export const IssuedKeyBody = z.object({ api_key: z.string(), owner: z.string(), plan_code: z.string() });
-
 export const HealthBody = z.object({ status: z.string() });
 
 /** Query strings arrive as text: integers must be plain digits ("1.5", "1e3", "" → 400). */
@@ -43,6 +37,15 @@ export const queryInt = (min: number, max: number) =>
     .pipe(z.number().int().min(min).max(max));
 
 export const ProjectIdQuery = queryInt(1, MAX_PROJECT_ID);
+
+/**
+ * `asOf` (CONTRACT §14). In a query string an unescaped `+` arrives as a space, so a space where
+ * an offset's sign belongs is read back as the `+` the client wrote.
+ */
+export const AsOfQuery = z
+  .string()
+  .transform((text) => text.replace(/ (?=\d{2}(?::?\d{2})?$)/, '+'))
+  .pipe(AsOfRule);
 /** `page` ≥ 1 (CONTRACT §7), up to the largest 32-bit integer; a page past the data is empty. */
 export const MAX_PAGE = 2_147_483_647;
 export const PageQuery = { page: queryInt(1, MAX_PAGE).default(1), limit: queryInt(1, 100).default(20) };
@@ -65,3 +68,5 @@ export const TransactionBody = z
   .object({ id: z.string(), amount: z.number(), currency: z.string(), balance: z.number(), from: z.string(), to: z.string(), date: z.string() })
   .meta({ id: 'Transaction' });
 export const BalanceBody = z.object({ account: z.string(), currency: z.string(), balance: z.number() }).meta({ id: 'Balance' });
+/** A balance as of a time (CONTRACT §14): the posted balance only. */
+export const BalanceAsOfBody = z.object({ account: z.string(), currency: z.string(), balance: z.number() }).meta({ id: 'BalanceAsOf' });

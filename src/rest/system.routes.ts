@@ -1,6 +1,6 @@
 import { route, type Route } from '../http/route.js';
 import type { Services } from '../services.js';
-import { HealthBody, IssueKeyBody, IssuedKeyBody, PlanBody } from './schemas.js';
+import { HealthBody, PlanBody } from './schemas.js';
 
 export function systemRoutes(services: Services): Route[] {
   return [
@@ -24,14 +24,6 @@ export function systemRoutes(services: Services): Route[] {
           return { status: 503, body: { code: 'internal_error', message: 'database unreachable', details: {} } };
         }
       },
-    }),
-    route({
-      method: 'POST',
-      path: '/admin/api-keys',
-      auth: 'admin',
-      body: IssueKeyBody,
-      doc: { summary: 'Issue an API key (header admin_token)', tag: 'admin', response: { status: 201, schema: IssuedKeyBody }, errors: ['validation_error'] },
-      handler: async ({ body }) => ({ status: 201, body: await services.apiKeys.issue(body.owner, body.plan_code) }),
     }),
     route({
       method: 'GET',

@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { route, type Route } from '../http/route.js';
 import type { Services } from '../services.js';
-import { balanceJson, pagination, transactionJson } from './presenters.js';
-import { Amount, BalanceBody, PageQuery, PaginationBody, ProjectId, ProjectIdQuery, Symbol, TransactionBody, WalletRef } from './schemas.js';
+import { balanceAsOfJson, balanceJson, pagination, transactionJson } from './presenters.js';
+import { Amount, AsOfQuery, BalanceAsOfBody, BalanceBody, PageQuery, PaginationBody, ProjectId, ProjectIdQuery, Symbol, TransactionBody, WalletRef } from './schemas.js';
 
 const TransferBody = z.strictObject({ amount: Amount, currency: Symbol, from: WalletRef, to: WalletRef, projectId: ProjectId });
 const SeedBody = z.strictObject({ amount: Amount, currency: Symbol, projectId: ProjectId, to: WalletRef });
-const HistoryQuery = z.strictObject({ walletId: WalletRef, projectId: ProjectIdQuery.optional(), currency: Symbol.optional(), ...PageQuery });
+const HistoryQuery = z.strictObject({ walletId: WalletRef, projectId: ProjectIdQuery.optional(), currency: Symbol.optional(), asOf: AsOfQuery.optional(), ...PageQuery });
+const HistoryBody = z.object({ balance: BalanceBody, pagination: PaginationBody, transactions: z.array(TransactionBody) });
+const HistoryAsOfBody = z.object({ balance: BalanceAsOfBody, pagination: PaginationBody, transactions: z.array(TransactionBody) });
 
 export function transactionRoutes({ ledger }: Services): Route[] {
   return [
@@ -42,12 +44,20 @@ export function transactionRoutes({ ledger }: Services): Route[] {
       auth: 'api_key',
       query: HistoryQuery,
       doc: {
-        summary: 'A wallet’s balance in one currency and its transactions in it, newest first',
+        summary:
+          'A wallet’s balance in one currency and its transactions in it, newest first; with `asOf`, as they were at that instant (balance and total after the last transaction at or before it)',
         tag: 'transactions',
-        response: { status: 200, schema: z.object({ balance: BalanceBody, pagination: PaginationBody, transactions: z.array(TransactionBody) }) },
+        response: { status: 200, schema: z.union([HistoryBody, HistoryAsOfBody]) },
         errors: ['validation_error', 'not_found'],
       },
-      handler: async ({ principal, query }) => {
+      handler: async ({ principal, query: { asOf, ...query } }) => {
+        if (asOf) {
+          const page = await ledger.historyAsOf(principal, { ...query, asOf });
+          return {
+            status: 200,
+            body: { balance: balanceAsOfJson(page.balance), pagination: pagination(query.page, query.limit, page.total), transactions: page.rows.map(transactionJson) },
+          };
+        }
         const page = await ledger.history(principal, query);
         return {
           status: 200,

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { route, type Route } from '../http/route.js';
 import type { WalletType } from '../domain/wallets/wallet.types.js';
 import type { Services } from '../services.js';
@@ -8,7 +9,10 @@ import {
   WalletIdParams,
   walletJson,
   WalletListBody,
+  WalletAsOfBody,
+  walletAsOf,
   WalletListQuery,
+  WalletQuery,
   WalletStatusBody,
   WalletTypeParams,
   WalletWithActivityBody,
@@ -56,14 +60,18 @@ export function walletRoutes({ wallets, ledger }: Services): Route[] {
       path: '/wallets/{id}',
       auth: 'api_key',
       params: WalletIdParams,
+      query: WalletQuery,
       doc: {
-        summary: 'One wallet with its balances and 20 newest transactions',
+        summary:
+          'One wallet with its balances and 20 newest transactions; with `asOf` (ISO 8601 with Z or an offset), as it was at that instant: posted balances, no holds (400 for an instant in the future or before the wallet)',
         tag: 'wallets',
-        response: { status: 200, schema: WalletWithActivityBody },
+        response: { status: 200, schema: z.union([WalletWithActivityBody, WalletAsOfBody]) },
         errors: ['validation_error', 'not_found'],
       },
-      handler: async ({ principal, params }) => {
-        const [wallet] = await walletsWithActivity(ledger, [await wallets.get(principal, params.id)]);
+      handler: async ({ principal, params, query }) => {
+        const found = await wallets.get(principal, params.id);
+        if (query.asOf) return { status: 200, body: await walletAsOf(ledger, found, query.asOf) };
+        const [wallet] = await walletsWithActivity(ledger, [found]);
         return { status: 200, body: wallet };
       },
     }),

@@ -3,13 +3,14 @@ import type { LedgerService } from '../domain/ledger/ledger.service.js';
 import { groupByWallet } from '../domain/ledger/ledger.types.js';
 import { AddressRule, WalletStatusRule, WalletTypeRule } from '../domain/wallets/wallet.rules.js';
 import type { WalletView } from '../domain/wallets/wallet.types.js';
-import { balanceJson, transactionJson } from './presenters.js';
-import { BalanceBody, PageQuery, PaginationBody, ProjectId, ProjectIdQuery, TransactionBody, Uuid } from './schemas.js';
+import { balanceAsOfJson, balanceJson, transactionJson } from './presenters.js';
+import { AsOfQuery, BalanceAsOfBody, BalanceBody, PageQuery, PaginationBody, ProjectId, ProjectIdQuery, TransactionBody, Uuid } from './schemas.js';
 
 export const RECENT_TRANSACTIONS = 20;
 
 export const WalletTypeParams = z.strictObject({ type: WalletTypeRule });
 export const WalletIdParams = z.strictObject({ id: Uuid });
+export const WalletQuery = z.strictObject({ asOf: AsOfQuery.optional() });
 export const WalletListQuery = z.strictObject({ projectId: ProjectIdQuery.optional(), ...PageQuery });
 export const CreateWalletBody = z.strictObject({ projectId: ProjectId, address: AddressRule.optional() });
 export const WalletStatusBody = z.strictObject({ projectId: ProjectId, status: WalletStatusRule });
@@ -33,8 +34,12 @@ export const WalletWithActivityBody = WalletBody.extend({ balance: z.array(Balan
 
 export const WalletListBody = z.object({ wallets: z.array(WalletWithActivityBody), pagination: PaginationBody });
 
+/** `GET /wallets/{id}?asOf=` (CONTRACT §14): posted balances and the 20 newest transactions at that instant. */
+export const WalletAsOfBody = WalletBody.extend({ balance: z.array(BalanceAsOfBody), transactions: z.array(TransactionBody) }).meta({ id: 'WalletAsOf' });
+
 type WalletJson = z.infer<typeof WalletBody>;
 type WalletWithActivityJson = z.infer<typeof WalletWithActivityBody>;
+type WalletAsOfJson = z.infer<typeof WalletAsOfBody>;
 
 export function walletJson(wallet: WalletView): WalletJson {
   return {
@@ -59,4 +64,10 @@ export async function walletsWithActivity(ledger: LedgerService, wallets: Wallet
     balance: balancesOf[i].map(balanceJson),
     transactions: recentOf[i].map(transactionJson),
   }));
+}
+
+/** One wallet as it was at `asOf`, in two statements (the service refuses an instant in the future or before the wallet). */
+export async function walletAsOf(ledger: LedgerService, wallet: WalletView, asOf: Date): Promise<WalletAsOfJson> {
+  const { balances, recent } = await ledger.activityAsOf(wallet, asOf, RECENT_TRANSACTIONS);
+  return { ...walletJson(wallet), balance: balances.map(balanceAsOfJson), transactions: recent.map(transactionJson) };
 }

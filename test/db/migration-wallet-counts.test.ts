@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { migrate, openDatabase, type Database } from '../../src/db/database.js';
-import { loadPlans } from '../../src/domain/auth/plans.js';
+import { loadPlans } from '../../src/domain/auth/plan.repository.js';
 import { WalletService } from '../../src/domain/wallets/wallet.service.js';
 import { createLogger } from '../../src/logger.js';
 import { createEmptyDatabase } from '../support/database.js';

@@ -1,6 +1,7 @@
 import { fundedProject, type FundedProject } from '../support/fixtures.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { IdempotencyService, fingerprint } from '../../src/domain/idempotency/idempotency.service.js';
+import { IdempotencyRepository } from '../../src/domain/idempotency/idempotency.repository.js';
 
 let t: TestApp;
 let p: FundedProject;
@@ -35,7 +36,7 @@ describe('one GraphQL request with several postings under an Idempotency-Key hea
 });
 
 describe('IdempotencyService', () => {
-  const service = () => new IdempotencyService(t.db);
+  const service = () => new IdempotencyService(new IdempotencyRepository(t.db));
 
   it('does not store a GraphQL answer that carries an internal_error (the key is released)', async () => {
     const reply = { status: 200, body: { data: null, errors: [{ message: 'internal error', extensions: { code: 'internal_error', details: {} } }] } };

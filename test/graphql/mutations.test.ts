@@ -166,6 +166,15 @@ describe('refusals: the same code and details as REST', () => {
     expect(restRefusal(restDelete).code).toBe('asset_in_use');
   });
 
+  it('updateAsset without projectId renames, as PUT /assets/{id} does; another owner cannot', async () => {
+    const { updateAsset } = await data(t, key, UpdateAssetDocument, { id: p.assetId, input: { name: 'Renamed without project' } });
+    expect(updateAsset).toMatchObject({ id: p.assetId, name: 'Renamed without project', projectId: String(p.projectId) });
+    const rest = await t.request('PUT', `/assets/${p.assetId}`, { key: otherKey, body: { name: 'x' } });
+    const gql = await run(t, otherKey, UpdateAssetDocument, { id: p.assetId, input: { name: 'x' } });
+    expect(gqlRefusal(gql)).toEqual(restRefusal(rest));
+    expect(restRefusal(rest).code).toBe('not_found');
+  });
+
   it("not_found: updating an asset through another project, renaming another owner's project", async () => {
     const rest = await t.request('PUT', `/assets/${p.assetId}`, { key, body: { projectId: other.projectId, name: 'x' } });
     const gql = await run(t, key, UpdateAssetDocument, { id: p.assetId, input: { projectId: String(other.projectId), name: 'x' } });

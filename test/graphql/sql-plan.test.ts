@@ -352,6 +352,21 @@ describe('falls back to the resolvers', () => {
     ['a supported and a failing root field together', () => ({ query: `{ ok: project(id: "${project()}") { id name } bad: project(id: "abc") { id } }` }), 'errors'],
     ['a missing wallet beside a supported root field', () => ({ query: `{ w: wallet(id: "${UNKNOWN_UUID}") { id } wallets(projectId: "${project()}", first: 2) { totalCount } }` }), 'errors'],
     ['a subscription', () => ({ query: `subscription { project(id: "${project()}") { id } }` }), 'errors'],
+    // reads as of a time (CONTRACT §14): the resolvers refuse an instant per wallet, so they answer them all
+    ['Wallet.balances(asOf:)', () => ({ query: 'query($id: ID!, $at: DateTime) { wallet(id: $id) { id balances(asOf: $at) { currency balance } } }', variables: { id: walletId(), at: new Date().toISOString() } }), 'data'],
+    [
+      'Wallet.transactions(asOf:) with its total and pages',
+      () => ({ query: `{ wallet(id: "${walletId()}") { transactions(first: 3, asOf: "2026-06-01T00:00:00+02:00") { totalCount pageInfo { hasNextPage endCursor } edges { node { id balance date } } } } }` }),
+      'data',
+    ],
+    [
+      'Project.wallets → balances(asOf:) beside planned fields',
+      () => ({ query: 'query($id: ID!, $at: DateTime) { project(id: $id) { id wallets(first: 30) { totalCount edges { node { id balances { balance } then: balances(asOf: $at) { balance } } } } } }', variables: { id: project(), at: new Date().toISOString() } }),
+      'data',
+    ],
+    ['asOf before the wallet existed', () => ({ query: `{ wallet(id: "${walletId()}") { id balances(asOf: "1970-01-01T00:00:00Z") { balance } } }` }), 'errors'],
+    ['asOf in the future', () => ({ query: 'query($id: ID!, $at: DateTime) { wallet(id: $id) { transactions(asOf: $at) { totalCount } } }', variables: { id: walletId(), at: '2999-01-01T00:00:00Z' } }), 'errors'],
+    ['asOf without an offset', () => ({ query: `{ wallet(id: "${walletId()}") { balances(asOf: "2026-01-01T00:00:00") { balance } } }` }), 'errors'],
   ];
 
   it.each(cases)('%s', async (_title, request, answer) => {
@@ -404,6 +419,18 @@ describe("tenancy: the second owner's key", () => {
     const res = await exchange(asB('query($id: ID!) { project(id: $id) { id owner wallets { totalCount edges { node { id type balances { currency balance } } } } } }', { id: String(other.projectId) }));
     expect(differences([res])).toEqual([]);
     expect(res.b.body.data.project.wallets.totalCount).toBe(2);
+    expect([planOf(res.a), planOf(res.b)]).toEqual(['sql', null]);
+  });
+});
+
+describe('asOf: null (the present)', () => {
+  it('is planned, with the answer of the resolvers', async () => {
+    const res = await exchange({
+      query: 'query($id: ID!, $at: DateTime) { wallet(id: $id) { balances(asOf: $at) { currency balance } transactions(first: 5, asOf: $at) { totalCount edges { node { id balance } } } } }',
+      variables: { id: main.system.id, at: null },
+    });
+    expect(differences([res])).toEqual([]);
+    expect(res.b.body.data.wallet.transactions.totalCount).toBeGreaterThan(5);
     expect([planOf(res.a), planOf(res.b)]).toEqual(['sql', null]);
   });
 });

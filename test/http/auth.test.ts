@@ -10,7 +10,7 @@ describe('POST /admin/api-keys', () => {
   it('issues a key that authenticates its owner', async () => {
     const res = await t.request('POST', '/admin/api-keys', { headers: { admin_token: ADMIN_TOKEN }, body: { owner: 'alice', plan_code: 'starter' } });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ api_key: expect.any(String), owner: 'alice', plan_code: 'starter' });
+    expect(res.body).toEqual({ api_key: expect.any(String), id: expect.any(String), owner: 'alice', plan_code: 'starter' });
     const plan = await t.request('GET', '/user/plan', { key: res.body.api_key });
     expect(plan.status).toBe(200);
     expect(plan.body.user_id).toBe('alice');

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { UUID_RE } from '../support/fixtures.js';
 import {
   APIKEY_CLI,
   call,
@@ -36,7 +37,7 @@ describe('apikey CLI', () => {
     const lines = live.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
     const issued = JSON.parse(lines[0]);
-    expect(issued).toEqual({ api_key: expect.stringMatching(/^lk_/), owner: 'cli-owner', plan_code: 'starter' });
+    expect(issued).toEqual({ api_key: expect.stringMatching(/^lk_/), id: expect.stringMatching(UUID_RE), owner: 'cli-owner', plan_code: 'starter' });
 
     // Same cluster, still running: the CLI neither started a second one nor stopped this one.
     expect(postmaster(dataDir)).toEqual(pm);
@@ -45,6 +46,11 @@ describe('apikey CLI', () => {
     const plan = await call(service, 'GET', '/user/plan', { key: issued.api_key });
     expect(plan.status).toBe(200);
     expect(plan.body).toMatchObject({ user_id: 'cli-owner', plan_code: 'starter' });
+    // The id the CLI answered is the key's: the admin API lists it with the key's prefix, and revokes it.
+    const listed = await call(service, 'GET', '/admin/api-keys?owner=cli-owner', { admin: true });
+    expect(listed.body.keys).toEqual([expect.objectContaining({ id: issued.id, prefix: issued.api_key.slice(0, 8) })]);
+    expect((await call(service, 'DELETE', `/admin/api-keys/${issued.id}`, { admin: true })).status).toBe(200);
+    expect((await call(service, 'GET', '/user/plan', { key: issued.api_key })).status).toBe(401);
 
     // Errors: usage (2) and an unknown plan (1), nothing on stdout.
     const usage = await apikey(dataDir, '--owner', 'x');

@@ -241,6 +241,20 @@ describe('PUT /assets/{id}', () => {
     expect((await t.request('GET', `/assets/${asset.id}`, { key })).body.name).toBe('Points');
   });
 
+  it('accepts a body without projectId: only name, or only symbol (CONTRACT Clarifications §3)', async () => {
+    const project = await newProject();
+    const asset = await newAsset({ symbol: 'BARE', projectId: project.id });
+    const renamed = await update(asset.id, { name: 'Just a name' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ id: asset.id, name: 'Just a name', symbol: 'BARE', projectId: project.id });
+    const resymboled = await update(asset.id, { symbol: 'BARER' });
+    expect(resymboled.status).toBe(200);
+    expect(resymboled.body).toMatchObject({ id: asset.id, name: 'Just a name', symbol: 'BARER' });
+    // Without projectId, tenancy still holds: another owner's asset is 404, and unchanged.
+    expect((await update(asset.id, { name: 'stolen' }, otherKey)).status).toBe(404);
+    expect((await t.request('GET', `/assets/${asset.id}`, { key })).body.name).toBe('Just a name');
+  });
+
   it.each([
     ['neither name nor symbol', { projectId: 1 }, 'name'],
     ['an empty body', {}, 'name'],

@@ -38,6 +38,21 @@ describe('GET /openapi.json', () => {
     }
   });
 
+  it('documents key management behind admin_token (CONTRACT §17)', async () => {
+    const { body } = await t.request('GET', '/openapi.json');
+    const keys = body.paths['/admin/api-keys'];
+    const one = body.paths['/admin/api-keys/{id}'];
+    for (const doc of [keys?.post, keys?.get, one?.delete]) {
+      expect(doc?.security).toEqual([{ adminToken: [] }]);
+      expect(Object.keys(doc.responses)).toEqual(expect.arrayContaining(['400', '401', '404']));
+    }
+    expect(keys.post.responses['201'].content['application/json'].schema.required).toEqual(expect.arrayContaining(['api_key', 'id', 'owner', 'plan_code']));
+    expect(keys.get.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'owner', in: 'query', required: true })]));
+    const listed = keys.get.responses['200'].content['application/json'].schema.properties.keys.items;
+    expect(Object.keys(listed.properties).sort()).toEqual(['created_at', 'id', 'owner', 'plan_code', 'prefix']);
+    expect(one.delete.parameters).toEqual([expect.objectContaining({ name: 'id', in: 'path', required: true })]);
+  });
+
   it('has no dangling references', async () => {
     const { body } = await t.request('GET', '/openapi.json');
     const refs = JSON.stringify(body).match(/"\$ref":"[^"]+"/g) ?? [];

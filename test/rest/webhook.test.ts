@@ -87,28 +87,66 @@ describe('POST /webhook', () => {
   });
 });
 
-describe('POST /webhook once the posting is durable', () => {
-  it('answers 200 although the event cannot be recorded, and the money moves exactly once', async () => {
-    // Recording fails for this call only: a constraint the event of a 7.77 reward cannot meet.
-    await t.db.query(`ALTER TABLE webhook_events ADD CONSTRAINT test_refuse_7_77 CHECK (("values"->>'amount') IS DISTINCT FROM '7.77')`);
+describe('POST /webhook: the stored call commits with its posting (CONTRACT §16)', () => {
+  /** Makes storing any new call whose values carry `amount` 7.77 fail (rows already stored are not checked), for the duration of `run`. */
+  async function withUnstorable777<T>(run: () => Promise<T>): Promise<T> {
+    await t.db.query(`ALTER TABLE webhook_events ADD CONSTRAINT test_refuse_7_77 CHECK (("values"->>'amount') IS DISTINCT FROM '7.77') NOT VALID`);
     try {
-      const before = { balances: await minorBalances(t, e.projectId), count: await transactionCount(t), events: (await events()).length };
-      const res = await hook('reward', { to: e.customers[0].id, amount: 7.77 });
-      expect(res.status).toBe(200);
-      expect(res.body).toEqual({ success: true, message: expect.stringContaining('7.77') });
-      const after = await minorBalances(t, e.projectId);
-      expect(after.get(e.customers[0].id)! - before.balances.get(e.customers[0].id)!).toBe(777n);
-      expect(after.get(e.system.id)! - before.balances.get(e.system.id)!).toBe(-777n);
-      expect(await transactionCount(t)).toBe(before.count + 1);
-      expect((await events()).length).toBe(before.events); // the lost event, and nothing else
-
-      // a flow that posts nothing has had no effect at all when its record fails: its error stands
-      const noted = await hook('note', { amount: 7.77 });
-      expect(noted.status).toBe(500);
-      expect(await transactionCount(t)).toBe(before.count + 1);
+      return await run();
     } finally {
       await t.db.query(`ALTER TABLE webhook_events DROP CONSTRAINT test_refuse_7_77`);
     }
+  }
+  const snapshot = async () => ({ balances: await minorBalances(t, e.projectId), transactions: await transactionCount(t), events: (await events()).length });
+
+  it("writes a flow's call in its posting's own database transaction", async () => {
+    const res = await hook('reward', { to: e.customers[1].id, amount: 1.25 });
+    expect(res.status).toBe(200);
+    const [row] = await t.db.query<{ same: boolean; message: string }>(
+      `SELECT e.xmin::text = t.xmin::text AS same, e.message FROM webhook_events e JOIN transactions t ON t.id = e.transaction_id
+        WHERE e.project_id = $1 ORDER BY e.seq DESC LIMIT 1`,
+      [e.projectId],
+    );
+    expect(row).toEqual({ same: true, message: res.body.message });
+  });
+
+  it('posts nothing and answers no 2xx when the call cannot be stored', async () => {
+    await withUnstorable777(async () => {
+      const before = await snapshot();
+      const res = await hook('reward', { to: e.customers[0].id, amount: 7.77 });
+      expect([res.status, res.body.code]).toEqual([500, 'internal_error']);
+      expect(await snapshot()).toEqual(before); // balances, transaction rows and events unchanged
+
+      // a flow that posts nothing has had no effect either
+      const noted = await hook('note', { amount: 7.77 });
+      expect(noted.status).toBe(500);
+      expect(await snapshot()).toEqual(before);
+    });
+    // the same call, once it can be stored, posts and is stored
+    expect((await hook('reward', { to: e.customers[0].id, amount: 7.77 })).status).toBe(200);
+  });
+
+  it('among concurrent rewards from the same system wallet, a call that cannot be stored fails alone', async () => {
+    await withUnstorable777(async () => {
+      const before = await snapshot();
+      const amounts = [1, 2, 3, 7.77, 4, 5, 6, 0.5, 0.25, 1.5, 2.5, 3.5];
+      const replies = await Promise.all(amounts.map((amount, i) => hook('reward', { to: e.customers[i % 2].id, amount })));
+      expect(replies.map((r) => r.status)).toEqual(amounts.map((a) => (a === 7.77 ? 500 : 200)));
+      const posted = amounts.filter((a) => a !== 7.77);
+      const after = await snapshot();
+      expect(after.transactions).toBe(before.transactions + posted.length);
+      expect(after.events).toBe(before.events + posted.length);
+      const spent = posted.reduce((sum, a) => sum + BigInt(Math.round(a * 100)), 0n);
+      expect(before.balances.get(e.system.id)! - after.balances.get(e.system.id)!).toBe(spent);
+      // each posting has exactly its own call
+      const rows = await t.db.query<{ n: string }>(
+        `SELECT count(*)::text AS n FROM webhook_events e JOIN transactions t ON t.id = e.transaction_id
+          WHERE e.project_id = $1 AND e.xmin::text = t.xmin::text AND (e."values"->>'amount')::numeric * 100 = t.amount
+          GROUP BY t.id HAVING count(*) <> 1`,
+        [e.projectId],
+      );
+      expect(rows).toEqual([]);
+    });
   });
 });
 

@@ -38,12 +38,22 @@ export interface TestApp {
 
 /** The real service, in process, on a fresh database and a random port. */
 export async function startTestApp(
-  options: { databaseUrl?: string; graphqlMaxCost?: number; graphqlSqlPlans?: boolean; lotSweep?: LotSweeperOptions } = {},
+  options: { databaseUrl?: string; graphqlMaxCost?: number; graphqlSqlPlans?: boolean; corsOrigins?: string; metricsToken?: string; lotSweep?: LotSweeperOptions } = {},
 ): Promise<TestApp> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const db = await openDatabase(databaseUrl, logger, 10);
-  const app = await createApp({ db, logger, adminToken: ADMIN_TOKEN, exposeStatementCount: true, graphqlMaxCost: options.graphqlMaxCost, graphqlSqlPlans: options.graphqlSqlPlans, lotSweep: options.lotSweep });
+  const app = await createApp({
+    db,
+    logger,
+    adminToken: ADMIN_TOKEN,
+    exposeStatementCount: true,
+    graphqlMaxCost: options.graphqlMaxCost,
+    graphqlSqlPlans: options.graphqlSqlPlans,
+    corsOrigins: options.corsOrigins,
+    metricsToken: options.metricsToken,
+    lotSweep: options.lotSweep,
+  });
   const address = await app.listen(0, '127.0.0.1');
   const baseUrl = `http://127.0.0.1:${address.port}`;
   const request = async <T>(method: string, path: string, opts: RequestOptions = {}): Promise<HttpResult<T>> => {

@@ -1,7 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Database } from '../../db/database.js';
-import { LedgerError, validationError } from '../errors.js';
+import type { NotificationChannel } from '../../db/notifications.js';
+import { KEY_CHANGES_CHANNEL, type ApiKeyRepository, type KeyRecord } from './api-key.repository.js';
+import { OwnerRule, PREFIX_LENGTH } from './api-key.rules.js';
+import { LedgerError, notFound, validationError } from '../errors.js';
 import type { Plan } from './plans.js';
+import { offsetOf, PageRules, type Page, type PageRequest } from '../shared/paging.js';
+import { UuidRule } from '../shared/ids.js';
+import { checkField, checkInput } from '../shared/validation.js';
 
 export interface Principal {
   ownerId: string;
@@ -11,6 +16,7 @@ export interface Principal {
 
 export interface IssuedKey {
   api_key: string;
+  id: string;
   owner: string;
   plan_code: string;
 }
@@ -30,16 +36,25 @@ export function hashKey(apiKey: string): string {
 
 /**
  * Keys are 256-bit random tokens, stored as SHA-256 digests (a fast hash suffices for keys of
- * that entropy). Lookups are cached for a few seconds, so the hot path needs no database
- * round trip; issuing a key on this instance drops the owner's cached entries at once.
+ * that entropy) with their first characters as a prefix an administrator recognises them by.
+ * Lookups are cached, so the hot path needs no database round trip. A change (a plan, a revoked
+ * key) drops the owner's cached entries on this instance at once and, through LISTEN/NOTIFY, on
+ * every other instance within milliseconds of its commit (`followChanges`); the TTL is the
+ * safety net, and a listener that reconnected (and may have missed changes) flushes everything.
  */
 export class ApiKeyService {
   private readonly cache = new Map<string, CacheEntry>();
 
   constructor(
-    private readonly db: Database,
+    private readonly repository: ApiKeyRepository,
     private readonly plans: Map<string, Plan>,
   ) {}
+
+  /** Keeps this instance's cache coherent with changes made by any instance (or the CLI). */
+  async followChanges(notifications: NotificationChannel): Promise<void> {
+    await notifications.subscribe(KEY_CHANGES_CHANNEL, (ownerId) => this.forgetOwner(ownerId));
+    notifications.onReconnect(() => this.cache.clear());
+  }
 
   planOf(code: string): Plan {
     const plan = this.plans.get(code);
@@ -66,34 +81,48 @@ export class ApiKeyService {
   }
 
   private async lookup(hash: string): Promise<Principal | null> {
-    const [row] = await this.db.query<{ owner_id: string; plan_code: string; subscription_code: string }>(
-      `SELECT k.owner_id, o.plan_code, o.subscription_code FROM api_keys k JOIN owners o ON o.id = k.owner_id WHERE k.key_hash = $1`,
-      [hash],
-    );
-    return row ? { ownerId: row.owner_id, plan: this.planOf(row.plan_code), subscriptionCode: row.subscription_code } : null;
+    const owner = await this.repository.ownerOf(hash);
+    return owner ? { ownerId: owner.ownerId, plan: this.planOf(owner.planCode), subscriptionCode: owner.subscriptionCode } : null;
   }
 
   /** Creates a key; the owner is created or moved to `planCode` (the plan belongs to the owner). */
   async issue(owner: string, planCode: string): Promise<IssuedKey> {
-    this.planOf(planCode);
+    const data = { owner: checkField('owner', OwnerRule, owner), plan_code: this.planOf(planCode).code };
     const apiKey = `lk_${randomBytes(32).toString('base64url')}`;
-    const subscription = `SUB_${createHash('sha256').update(owner).digest('hex').slice(0, 16).toUpperCase()}`;
-    await this.db.transaction(async (client) => {
-      await client.query(
-        `INSERT INTO owners (id, plan_code, subscription_code) VALUES ($1, $2, $3)
-         ON CONFLICT (id) DO UPDATE SET plan_code = EXCLUDED.plan_code,
-           updated_at = CASE WHEN owners.plan_code = EXCLUDED.plan_code THEN owners.updated_at ELSE now() END`,
-        [owner, planCode, subscription],
-      );
-      await client.query(`INSERT INTO api_keys (key_hash, owner_id) VALUES ($1, $2)`, [hashKey(apiKey), owner]);
+    const subscription = `SUB_${createHash('sha256').update(data.owner).digest('hex').slice(0, 16).toUpperCase()}`;
+    const { id } = await this.repository.insert({
+      keyHash: hashKey(apiKey),
+      prefix: apiKey.slice(0, PREFIX_LENGTH),
+      ownerId: data.owner,
+      planCode: data.plan_code,
+      subscriptionCode: subscription,
     });
-    // Cached lookups of this owner's keys carry the old plan; lookups still running might too.
-    for (const [hash, entry] of this.cache) if (entry.resolved === undefined || entry.resolved?.ownerId === owner) this.cache.delete(hash);
-    return { api_key: apiKey, owner, plan_code: planCode };
+    this.forgetOwner(data.owner);
+    return { api_key: apiKey, id, owner: data.owner, plan_code: data.plan_code };
   }
 
-  async hasAnyKey(): Promise<boolean> {
-    const rows = await this.db.query(`SELECT 1 FROM api_keys LIMIT 1`);
-    return rows.length > 0;
+  /** The owner's live keys, oldest first (never the key nor its digest). */
+  async list(owner: string, request: PageRequest): Promise<Page<KeyRecord>> {
+    const ownerId = checkField('owner', OwnerRule, owner);
+    const { page, limit } = checkInput(PageRules, request);
+    return this.repository.listLive(ownerId, limit, offsetOf({ page, limit }));
+  }
+
+  /** Revokes a live key: it no longer authenticates nor is listed; the owner's other keys keep working. */
+  async revoke(id: string): Promise<{ id: string; revoked: true }> {
+    checkField('id', UuidRule, id);
+    const revoked = await this.repository.revoke(id);
+    if (!revoked) throw notFound('api key', id);
+    this.forgetOwner(revoked.ownerId);
+    return { id: revoked.id, revoked: true };
+  }
+
+  hasAnyKey(): Promise<boolean> {
+    return this.repository.hasAnyKey();
+  }
+
+  /** Cached lookups of this owner's keys carry the old plan or a revoked key; lookups still running might too. */
+  private forgetOwner(ownerId: string): void {
+    for (const [hash, entry] of this.cache) if (entry.resolved === undefined || entry.resolved?.ownerId === ownerId) this.cache.delete(hash);
   }
 }

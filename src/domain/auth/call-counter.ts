@@ -1,4 +1,4 @@
-import type { Database } from '../../db/database.js';
+import type { CallCountRepository } from './call-count.repository.js';
 import { LedgerError } from '../errors.js';
 import type { Logger } from '../../logger.js';
 
@@ -35,7 +35,7 @@ export class CallCounter {
   private flushing?: Promise<void>;
 
   constructor(
-    private readonly db: Database,
+    private readonly repository: CallCountRepository,
     private readonly logger: Logger,
   ) {}
 
@@ -57,7 +57,7 @@ export class CallCounter {
       entry = { day, synced: 0, pending: 0, sending: 0, lastUsed: Date.now() };
       this.entries.set(ownerId, entry);
       const fresh = entry;
-      fresh.loading = this.load(ownerId, day).then(
+      fresh.loading = this.repository.load(ownerId, day).then(
         (count) => {
           fresh.synced = count;
           fresh.loading = undefined;
@@ -89,33 +89,22 @@ export class CallCounter {
     const unsent = entry.pending;
     entry.pending = 0;
     entry.sending += unsent;
-    let rows: { calls: string }[];
+    let total: number | null;
     try {
-      rows = await this.db.query<{ calls: string }>(
-        `INSERT INTO api_call_counts (owner_id, day, calls) VALUES ($1, $2, $3::bigint + 1)
-         ON CONFLICT (owner_id, day) DO UPDATE SET calls = api_call_counts.calls + EXCLUDED.calls
-           WHERE api_call_counts.calls + EXCLUDED.calls <= $4
-         RETURNING calls`,
-        [ownerId, entry.day, unsent, limit],
-      );
+      total = await this.repository.addOneWithin(ownerId, entry.day, unsent, limit);
     } catch (error) {
       entry.sending -= unsent;
       entry.pending += unsent;
       throw error;
     }
     entry.sending -= unsent;
-    if (rows.length > 0) {
-      entry.synced = Math.max(entry.synced, Number(rows[0].calls));
+    if (total !== null) {
+      entry.synced = Math.max(entry.synced, total);
       return;
     }
     entry.pending += unsent;
     entry.synced = Math.max(entry.synced, limit - entry.pending - entry.sending);
     throw rateLimited(limit);
-  }
-
-  private async load(ownerId: string, day: string): Promise<number> {
-    const [row] = await this.db.query<{ calls: string }>(`SELECT calls FROM api_call_counts WHERE owner_id = $1 AND day = $2`, [ownerId, day]);
-    return row ? Number(row.calls) : 0;
   }
 
   flush(): Promise<void> {
@@ -138,14 +127,7 @@ export class CallCounter {
     }
     if (batch.length === 0) return;
     try {
-      const rows = await this.db.query<{ owner_id: string; day: string; calls: string }>(
-        `INSERT INTO api_call_counts (owner_id, day, calls)
-           SELECT * FROM unnest($1::text[], $2::date[], $3::bigint[])
-         ON CONFLICT (owner_id, day) DO UPDATE SET calls = api_call_counts.calls + EXCLUDED.calls
-         RETURNING owner_id, to_char(day, 'YYYY-MM-DD') AS day, calls`,
-        [batch.map(([o]) => o), batch.map(([, e]) => e.day), batch.map(([, , d]) => d)],
-      );
-      const totals = new Map(rows.map((r) => [`${r.owner_id}/${r.day}`, Number(r.calls)]));
+      const totals = await this.repository.addAll(batch.map(([ownerId, entry, calls]) => ({ ownerId, day: entry.day, calls })));
       for (const [ownerId, entry, delta] of batch) {
         entry.sending -= delta;
         // Totals only grow within a day; statements may return out of order (see admitExactly).

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Database } from '../../db/database.js';
+import type { IdempotencyRepository } from './idempotency.repository.js';
 import { LedgerError } from '../errors.js';
 import { withRequestKey } from './request-scope.js';
 import { toLedgerError } from '../shared/error-translation.js';
@@ -12,6 +12,8 @@ export interface StoredReply {
 /** Statuses that are answered but never stored, so a corrected request may reuse the key (CONTRACT §4). */
 const NOT_STORED = new Set([400, 401, 413, 415, 429]);
 const LEASE_SECONDS = 60;
+/** Kept at least 24 h (CONTRACT §4). */
+const KEEP_HOURS = 48;
 
 /**
  * 400, 401, 413, 415, 429 and 5xx are answered but not stored, so a corrected request may reuse
@@ -52,7 +54,7 @@ export function canonicalJson(value: unknown): string {
  * Shared by REST and GraphQL mutations; this is the one place that decides what is stored.
  */
 export class IdempotencyService {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly repository: IdempotencyRepository) {}
 
   /**
    * Runs `execute` once per (owner, key). A refusal it throws (a LedgerError other than
@@ -60,20 +62,17 @@ export class IdempotencyService {
    * releases the key and propagates.
    */
   async run(ownerId: string, key: string, print: string, execute: () => Promise<StoredReply>): Promise<StoredReply & { replayed?: boolean }> {
-    const lease = await this.claim(ownerId, key, print);
+    const lease = await this.repository.claim(ownerId, key, print, LEASE_SECONDS);
     if (lease === null) {
-      const [row] = await this.db.query<{ fingerprint: string; status_code: number | null; response: unknown }>(
-        `SELECT fingerprint, status_code, response FROM idempotency_keys WHERE owner_id = $1 AND key = $2`,
-        [ownerId, key],
-      );
+      const row = await this.repository.find(ownerId, key);
       if (!row) return this.run(ownerId, key, print, execute); // released between our two statements
       if (row.fingerprint !== print) {
         throw new LedgerError('idempotency_key_reuse', 'this Idempotency-Key was used with a different request', { key });
       }
-      if (row.status_code === null) {
+      if (row.status === null) {
         throw new LedgerError('idempotency_in_progress', 'a request with this Idempotency-Key is still running', { key });
       }
-      return { status: row.status_code, body: row.response, replayed: true };
+      return { status: row.status, body: row.response, replayed: true };
     }
     let reply: StoredReply;
     try {
@@ -81,47 +80,20 @@ export class IdempotencyService {
     } catch (error) {
       const refusal = toLedgerError(error);
       if (refusal.code === 'internal_error') {
-        await this.release(ownerId, key, lease);
+        await this.repository.release(ownerId, key, lease);
         throw error;
       }
       reply = { status: refusal.status, body: refusal.toBody() };
     }
     if (storable(reply)) {
-      await this.db.query(
-        `UPDATE idempotency_keys SET status_code = $4, response = $5, locked_until = NULL
-          WHERE owner_id = $1 AND key = $2 AND locked_until = $3::timestamptz`,
-        [ownerId, key, lease, reply.status, JSON.stringify(reply.body)],
-      );
+      await this.repository.storeAnswer(ownerId, key, lease, reply.status, reply.body);
     } else {
-      await this.release(ownerId, key, lease);
+      await this.repository.release(ownerId, key, lease);
     }
     return reply;
   }
 
-  /** The claim's lease expiry (its token), or null when the key is held or answered already. */
-  private async claim(ownerId: string, key: string, print: string): Promise<string | null> {
-    const [row] = await this.db.query<{ lease: string }>(
-      `INSERT INTO idempotency_keys (owner_id, key, fingerprint, locked_until)
-       VALUES ($1, $2, $3, clock_timestamp() + make_interval(secs => $4))
-       ON CONFLICT (owner_id, key) DO UPDATE
-         SET fingerprint = EXCLUDED.fingerprint, locked_until = EXCLUDED.locked_until, created_at = now()
-         WHERE idempotency_keys.status_code IS NULL AND idempotency_keys.locked_until < now()
-           AND idempotency_keys.fingerprint = EXCLUDED.fingerprint
-       RETURNING locked_until::text AS lease`,
-      [ownerId, key, print, LEASE_SECONDS],
-    );
-    return row?.lease ?? null;
-  }
-
-  private async release(ownerId: string, key: string, lease: string): Promise<void> {
-    await this.db.query(
-      `DELETE FROM idempotency_keys WHERE owner_id = $1 AND key = $2 AND status_code IS NULL AND locked_until = $3::timestamptz`,
-      [ownerId, key, lease],
-    );
-  }
-
-  async purgeExpired(): Promise<number> {
-    const rows = await this.db.query(`DELETE FROM idempotency_keys WHERE created_at < now() - interval '48 hours' RETURNING 1`);
-    return rows.length;
+  purgeExpired(): Promise<number> {
+    return this.repository.purgeOlderThan(KEEP_HOURS);
   }
 }

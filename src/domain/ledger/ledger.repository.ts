@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.js';
-import type { AssetRef, BalanceRow, HistoryRow, PostingRequest, PostingResult, TransactionRow, WalletRef } from './ledger.types.js';
+import type { AssetRef, BalanceAsOfRow, BalanceRow, HistoryRow, PostingRequest, PostingResult, TransactionRow, WalletRef } from './ledger.types.js';
 import { EXPIRED_ADDRESS, MINT_ADDRESS } from './ledger.types.js';
 import { isUuid } from '../shared/ids.js';
 
@@ -60,6 +60,50 @@ export const balanceAfter = (walletId: string): string => `CASE WHEN t.from_wall
 export const PROJECT_CURRENCIES = `JOIN assets a ON a.project_id = p.id OR a.id = p.asset_id`;
 export const CURRENCY_ORDER = `(a.id = p.asset_id) DESC, a.seq`;
 
+/**
+ * The as-of cut of one wallet in one asset (CONTRACT §14): its last transaction dated at or
+ * before `asOf` — the greatest (date, seq) — as `seq`, with the wallet's running balance
+ * (`balance`) and running count (`n`) after it; no row when it has none. One descent of each
+ * as-of index (sent side, received side) whatever the history's length: the rows that share the
+ * wallet's lock are dated in `seq` order, so this is also the greatest `seq` dated at or before
+ * `asOf`, and the history as of `asOf` is exactly the wallet's rows in that asset up to `seq`
+ * (docs/decisions.md). Each argument an SQL expression.
+ */
+export const cutOf = (walletId: string, assetId: string, asOf: string): string => `
+           SELECT c.seq, c.balance, c.n FROM (
+             (SELECT t1.created_at, t1.seq, t1.from_balance AS balance, t1.from_count AS n FROM transactions t1
+               WHERE t1.from_wallet_id = ${walletId} AND t1.asset_id = ${assetId} AND t1.created_at <= ${asOf}
+               ORDER BY t1.created_at DESC, t1.seq DESC LIMIT 1)
+             UNION ALL
+             (SELECT t2.created_at, t2.seq, t2.to_balance AS balance, t2.to_count AS n FROM transactions t2
+               WHERE t2.to_wallet_id = ${walletId} AND t2.asset_id = ${assetId} AND t2.created_at <= ${asOf}
+               ORDER BY t2.created_at DESC, t2.seq DESC LIMIT 1)
+           ) c ORDER BY c.created_at DESC, c.seq DESC LIMIT 1`;
+
+/** One row: the cuts of a wallet in every currency of its project, as `assets` / `seqs` arrays and their greatest `last` (NULL: nothing yet). */
+const cutsOfWallet = (walletId: string, asOf: string): string => `
+           SELECT array_agg(a.id) AS assets, array_agg(cut.seq) AS seqs, max(cut.seq) AS last
+             FROM wallets w JOIN projects p ON p.id = w.project_id ${PROJECT_CURRENCIES}
+             LEFT JOIN LATERAL (${cutOf('w.id', 'a.id', asOf)}) cut ON true
+            WHERE w.id = ${walletId}`;
+
+/**
+ * `recentOfWallet` as of a time: the newest `limit` transactions of a wallet in every currency,
+ * each currency's up to its cut (`cuts`: the alias of a `cutsOfWallet` row). The seq indexes are
+ * entered at the greatest cut, so the rows after `asOf` are never read; only a row of one
+ * currency dated after `asOf` but posted before another currency's cut is passed over.
+ */
+const recentOfWalletAsOf = (walletId: string, beforeSeq: string, limit: string, cuts: string): string => `
+           SELECT u.* FROM (
+             (SELECT * FROM transactions t1 WHERE t1.from_wallet_id = ${walletId} AND t1.seq <= ${cuts}.last
+                AND (${beforeSeq} IS NULL OR t1.seq < ${beforeSeq}) AND t1.seq <= ${cuts}.seqs[array_position(${cuts}.assets, t1.asset_id)]
+              ORDER BY t1.seq DESC LIMIT ${limit})
+             UNION ALL
+             (SELECT * FROM transactions t2 WHERE t2.to_wallet_id = ${walletId} AND t2.seq <= ${cuts}.last
+                AND (${beforeSeq} IS NULL OR t2.seq < ${beforeSeq}) AND t2.seq <= ${cuts}.seqs[array_position(${cuts}.assets, t2.asset_id)]
+              ORDER BY t2.seq DESC LIMIT ${limit})
+           ) u ORDER BY u.seq DESC LIMIT ${limit}`;
+
 const HISTORY_JOINS = `
   JOIN assets a ON a.id = t.asset_id
   LEFT JOIN wallets wf ON wf.id = t.from_wallet_id
@@ -78,18 +122,26 @@ export class LedgerRepository {
     return { projectId: row.project_id, asset: row.asset, from: row.from_wallet, to: row.to_wallet };
   }
 
-  /** Posts a batch through `ledger_post` (one statement, one database transaction). */
+  /**
+   * Posts a batch through `ledger_post` (one statement, one database transaction); a batch that
+   * carries webhook calls goes through `webhook_post`, which also stores them in that transaction.
+   */
   async post(batch: PostingRequest[]): Promise<PostingResult[]> {
+    const params: unknown[] = [
+      batch.map((b) => b.projectId),
+      batch.map((b) => b.assetId),
+      batch.map((b) => b.fromWalletId),
+      batch.map((b) => b.toWalletId),
+      batch.map((b) => b.amount.toString()),
+      batch.map((b) => b.requestKey),
+    ];
+    const recording = batch.some((b) => b.call);
+    if (recording) params.push(JSON.stringify(batch.map((b) => (b.call ? { owner_id: b.call.ownerId, flow_id: b.call.flowId, values: b.call.values, message: b.call.message } : null))));
     const rows = await this.db.query<{ idx: number; code: PostingResult['code']; tx_id: string | null; tx_seq: string | null; from_balance: string | null; to_balance: string | null; posted_at: Date | null }>(
-      `SELECT * FROM ledger_post($1::int[], $2::uuid[], $3::uuid[], $4::uuid[], $5::bigint[], $6::text[])`,
-      [
-        batch.map((b) => b.projectId),
-        batch.map((b) => b.assetId),
-        batch.map((b) => b.fromWalletId),
-        batch.map((b) => b.toWalletId),
-        batch.map((b) => b.amount.toString()),
-        batch.map((b) => b.requestKey),
-      ],
+      recording
+        ? `SELECT * FROM webhook_post($1::int[], $2::uuid[], $3::uuid[], $4::uuid[], $5::bigint[], $6::text[], $7::jsonb)`
+        : `SELECT * FROM ledger_post($1::int[], $2::uuid[], $3::uuid[], $4::uuid[], $5::bigint[], $6::text[])`,
+      params,
     );
     const results: PostingResult[] = new Array(batch.length);
     for (const row of rows) {
@@ -149,15 +201,18 @@ export class LedgerRepository {
     return rows.map(toHistory);
   }
 
-  /** One page of a wallet's history in one asset, newest first (the total is the balance row's `transactionCount`). */
-  async page(walletId: string, assetId: string, limit: number, offset: number): Promise<HistoryRow[]> {
+  /**
+   * One page of a wallet's history in one asset, newest first (the total is the balance row's
+   * `transactionCount`); of the rows before `beforeSeq` when given (a history as of a time).
+   */
+  async page(walletId: string, assetId: string, limit: number, offset: number, beforeSeq: string | null = null): Promise<HistoryRow[]> {
     const rows = await this.db.query<RawHistory>(
       `SELECT $1::uuid AS wallet_id, ${HISTORY_COLUMNS}, ${balanceAfter('$1::uuid')}::text AS balance
-         FROM (${recentOfWallet('$1::uuid', 'NULL::bigint', '($3::bigint + $4::bigint)', '$2::uuid')}
+         FROM (${recentOfWallet('$1::uuid', '$5::bigint', '($3::bigint + $4::bigint)', '$2::uuid')}
          ) t
          ${HISTORY_JOINS}
         ORDER BY t.seq DESC LIMIT $3::bigint OFFSET $4::bigint`,
-      [walletId, assetId, limit, offset],
+      [walletId, assetId, limit, offset, beforeSeq],
     );
     return rows.map(toHistory);
   }
@@ -178,14 +233,14 @@ export class LedgerRepository {
   }
 
   /** The caller's wallet by id (in `projectId` when given), else by address within `projectId`. */
-  async findWallet(ownerId: string, ref: string, refAsId: string | null, projectId: number | null): Promise<{ id: string; projectId: number } | null> {
-    const [row] = await this.db.query<{ id: string; project_id: number }>(
-      `SELECT id, project_id FROM wallets
+  async findWallet(ownerId: string, ref: string, refAsId: string | null, projectId: number | null): Promise<{ id: string; projectId: number; createdAt: Date } | null> {
+    const [row] = await this.db.query<{ id: string; project_id: number; created_at: Date }>(
+      `SELECT id, project_id, created_at FROM wallets
         WHERE owner_id = $1 AND ((id = $2::uuid AND ($3::int IS NULL OR project_id = $3)) OR (project_id = $3 AND address = $4))
         ORDER BY (id = $2::uuid) DESC NULLS LAST LIMIT 1`,
       [ownerId, refAsId, projectId, ref],
     );
-    return row ? { id: row.id, projectId: row.project_id } : null;
+    return row ? { id: row.id, projectId: row.project_id, createdAt: row.created_at } : null;
   }
 
   /** Transactions of each wallet (sent and received, every currency), aligned with `walletIds`. */
@@ -196,6 +251,53 @@ export class LedgerRepository {
       [walletIds],
     );
     return rows.map((r) => Number(r.n));
+  }
+
+  /**
+   * Every currency of each wallet's project (in one currency when `assetId` is given), zero
+   * included, as it was at `asOf`: the running balance and count after each cut. One statement,
+   * two index descents per wallet and currency.
+   */
+  async balancesAsOf(walletIds: readonly string[], asOf: Date, assetId: string | null = null): Promise<BalanceAsOfRow[]> {
+    if (walletIds.length === 0) return [];
+    const rows = await this.db.query<{ wallet_id: string; address: string; asset_id: string; symbol: string; fractions: number; amount: string; tx_count: string; cut_seq: string | null }>(
+      `SELECT w.id AS wallet_id, w.address, a.id AS asset_id, a.symbol, a.fractions, coalesce(cut.balance, 0)::text AS amount,
+              coalesce(cut.n, 0)::text AS tx_count, cut.seq::text AS cut_seq
+         FROM wallets w
+         JOIN projects p ON p.id = w.project_id
+         ${PROJECT_CURRENCIES}
+         LEFT JOIN LATERAL (${cutOf('w.id', 'a.id', '$2::timestamptz')}) cut ON true
+        WHERE w.id = ANY ($1::uuid[]) AND ($3::uuid IS NULL OR a.id = $3::uuid)
+        ORDER BY w.id, ${CURRENCY_ORDER}`,
+      [walletIds, asOf, assetId],
+    );
+    return rows.map((r) => ({
+      walletId: r.wallet_id,
+      address: r.address,
+      assetId: r.asset_id,
+      symbol: r.symbol,
+      fractions: r.fractions,
+      amount: BigInt(r.amount),
+      transactionCount: Number(r.tx_count),
+      cutSeq: r.cut_seq,
+    }));
+  }
+
+  /** `recent` as of a time: each wallet's newest `limit` transactions at or before `asOf` (optionally older than a per-wallet cursor), one statement. */
+  async recentAsOf(walletIds: readonly string[], limit: number, asOf: Date, beforeSeq: readonly (string | null)[] = []): Promise<HistoryRow[]> {
+    if (walletIds.length === 0) return [];
+    const rows = await this.db.query<RawHistory>(
+      `SELECT x.wallet_id, ${HISTORY_COLUMNS},
+              ${balanceAfter('x.wallet_id')}::text AS balance
+         FROM unnest($1::uuid[], $2::bigint[]) AS x(wallet_id, before_seq)
+         CROSS JOIN LATERAL (${cutsOfWallet('x.wallet_id', '$4::timestamptz')}) c
+         CROSS JOIN LATERAL (${recentOfWalletAsOf('x.wallet_id', 'x.before_seq', '$3', 'c')}
+         ) t
+         ${HISTORY_JOINS}
+        ORDER BY x.wallet_id, t.seq DESC`,
+      [walletIds, walletIds.map((_, i) => beforeSeq[i] ?? null), limit, asOf],
+    );
+    return rows.map(toHistory);
   }
 
   async primaryAssetId(projectId: number): Promise<string | null> {

@@ -5,8 +5,9 @@ import { nextPostingKey } from '../idempotency/request-scope.js';
 import { type LedgerRepository, type PostingContext } from './ledger.repository.js';
 import { checkReferences } from './ledger.rules.js';
 import type { PostingQueue } from './posting-queue.js';
-import type { AssetRef, BalanceRow, HistoryRow, PostingResult, TransactionRow, WalletRef } from './ledger.types.js';
-import { MINT_ADDRESS } from './ledger.types.js';
+import type { AssetRef, BalanceAsOfRow, BalanceRow, HistoryRow, PostingCode, PostingResult, PostingSummary, TransactionRow, WalletRef, WebhookCall } from './ledger.types.js';
+import { groupByWallet, MINT_ADDRESS } from './ledger.types.js';
+import { asOfRefusal, checkAsOf, type AsOfWallet } from './as-of.rules.js';
 import { isUuid } from '../shared/ids.js';
 
 export interface TransferInput {
@@ -27,6 +28,15 @@ export interface SeedInput {
 /** Where a posting's amount comes from: major units, or already-converted minor units (webhook fiat). */
 export type AmountSource = number | string | ((asset: AssetRef) => bigint);
 
+export interface TransferOptions {
+  /** The sender's and the receiver's required wallet types (webhook flows). */
+  fromType?: WalletRef['type'];
+  toType?: WalletRef['type'];
+  amount?: AmountSource;
+  /** A webhook call to store with the posting, in its transaction (CONTRACT §16). */
+  record?: (posting: PostingSummary) => WebhookCall;
+}
+
 export interface HistoryQuery {
   walletId: string;
   projectId?: number;
@@ -41,13 +51,29 @@ export interface HistoryPage {
   total: number;
 }
 
-const REFUSALS: Record<Exclude<PostingResult['code'], 'ok'>, () => LedgerError> = {
+/** A history as of a time (CONTRACT §14): the balance and the total are those after the cut. */
+export interface HistoryAsOfPage {
+  balance: BalanceAsOfRow;
+  rows: HistoryRow[];
+  total: number;
+}
+
+/** What a wallet showed at an instant: every balance, and its newest transactions then. */
+export interface ActivityAsOf {
+  balances: BalanceAsOfRow[];
+  recent: HistoryRow[];
+}
+
+const REFUSALS: Record<Exclude<PostingCode, 'ok'>, () => LedgerError> = {
   insufficient_funds: () => new LedgerError('insufficient_funds', 'the sender does not have enough funds'),
   wallet_inactive: () => new LedgerError('wallet_inactive', 'both wallets must be active'),
   balance_overflow: () => new LedgerError('conflict', 'the receiving balance would exceed its maximum'),
   asset_missing: () => new LedgerError('not_found', 'currency not found (the asset was deleted)'),
   request_key_mismatch: () => new LedgerError('conflict', 'this idempotent request already made a different posting'),
 };
+
+/** A posting's outcome as the contract names it: `posted`, or the error code of its refusal. */
+export const postingOutcome = (code: PostingCode): string => (code === 'ok' ? 'posted' : REFUSALS[code]().code);
 
 /** Money movement: transfers, seeds and histories. The only writer of balances. */
 export class LedgerService {
@@ -56,8 +82,11 @@ export class LedgerService {
     private readonly queue: PostingQueue,
   ) {}
 
-  /** Moves `amount` between two wallets of one project; the sender never goes below zero. */
-  async transfer(principal: Principal, input: TransferInput, options: { fromType?: WalletRef['type']; toType?: WalletRef['type']; amount?: AmountSource } = {}): Promise<HistoryRow> {
+  /**
+   * Moves `amount` between two wallets of one project; the sender never goes below zero.
+   * `record` (webhook flows) describes the call to store in the posting's own transaction.
+   */
+  async transfer(principal: Principal, input: TransferInput, options: TransferOptions = {}): Promise<HistoryRow> {
     checkReferences({ from: input.from, to: input.to }, input.currency);
     if (input.from === input.to) throw validationError('to', 'must be a different wallet than from');
     // Contract order: fields (400) before existence (404); the amount's decimals need the asset.
@@ -70,7 +99,8 @@ export class LedgerService {
     if (from.id === to.id) throw validationError('to', 'must be a different wallet than from');
     if (options.fromType && from.type !== options.fromType) throw validationError('from', `must be a ${options.fromType} wallet`);
     if (options.toType && to.type !== options.toType) throw validationError('to', `must be a ${options.toType} wallet`);
-    const result = await this.queue.submit({ projectId: context.projectId, assetId: asset.id, fromWalletId: from.id, toWalletId: to.id, amount, requestKey: nextPostingKey() });
+    const call = options.record?.({ amount, asset, fromAddress: from.address, toAddress: to.address });
+    const result = await this.queue.submit({ projectId: context.projectId, assetId: asset.id, fromWalletId: from.id, toWalletId: to.id, amount, requestKey: nextPostingKey(), call });
     return posted(result, context, from.id, from.id, from.address, amount, result.fromBalance);
   }
 
@@ -88,14 +118,46 @@ export class LedgerService {
 
   /** A wallet's balance in one currency and one page of its history in it, newest first. */
   async history(principal: Principal, query: HistoryQuery): Promise<HistoryPage> {
-    checkReferences({ walletId: query.walletId }, query.currency);
-    const wallet = await this.findWallet(principal, query.walletId, query.projectId);
-    const assetId = await this.currencyOf(principal, wallet.projectId, wallet.id, query.currency);
+    const { wallet, assetId } = await this.historyOf(principal, query);
     const balances = await this.repository.balances([wallet.id]);
     const balance = balances.find((b) => b.assetId === assetId);
     if (!balance) throw notFound('currency', query.currency);
     const rows = await this.repository.page(wallet.id, assetId, query.limit, (query.page - 1) * query.limit);
     return { balance, rows, total: balance.transactionCount };
+  }
+
+  /**
+   * `history` as it was at `asOf` (CONTRACT §14): the balance and total after the wallet's last
+   * transaction in that currency at or before `asOf`, and a page of the history up to it.
+   */
+  async historyAsOf(principal: Principal, query: HistoryQuery & { asOf: Date }): Promise<HistoryAsOfPage> {
+    const { wallet, assetId } = await this.historyOf(principal, query);
+    checkAsOf(query.asOf, wallet);
+    const [balance] = await this.repository.balancesAsOf([wallet.id], query.asOf, assetId);
+    if (!balance) throw notFound('currency', query.currency);
+    const rows = balance.cutSeq === null ? [] : await this.repository.page(wallet.id, assetId, query.limit, (query.page - 1) * query.limit, after(balance.cutSeq));
+    return { balance, rows, total: balance.transactionCount };
+  }
+
+  /** One wallet as it was at `asOf`: every balance and its newest `limit` transactions (two statements); callers have checked tenancy. */
+  async activityAsOf(wallet: AsOfWallet, asOf: Date, limit: number): Promise<ActivityAsOf> {
+    checkAsOf(asOf, wallet);
+    const [balances, recent] = await Promise.all([this.repository.balancesAsOf([wallet.id], asOf), this.repository.recentAsOf([wallet.id], limit, asOf)]);
+    return { balances, recent };
+  }
+
+  /**
+   * Balances of many wallets as of `asOf` (one statement), aligned with `wallets`: each wallet's,
+   * or the refusal of a wallet that cannot be read then (a batch mixes wallets of any age).
+   * Callers have checked tenancy.
+   */
+  balancesAsOf(wallets: readonly AsOfWallet[], asOf: Date): Promise<(BalanceAsOfRow[] | LedgerError)[]> {
+    return readAsOf(wallets, asOf, (ids) => this.repository.balancesAsOf(ids, asOf));
+  }
+
+  /** `recentOf` as of `asOf` (one statement), aligned with `wallets` like `balancesAsOf`; callers have checked tenancy. */
+  recentAsOf(wallets: readonly AsOfWallet[], limit: number, asOf: Date, beforeSeq: readonly (string | null)[] = []): Promise<(HistoryRow[] | LedgerError)[]> {
+    return readAsOf(wallets, asOf, (ids, positions) => this.repository.recentAsOf(ids, limit, asOf, positions.map((i) => beforeSeq[i] ?? null)));
   }
 
   /**
@@ -142,11 +204,18 @@ export class LedgerService {
     return context;
   }
 
+  /** The wallet and the currency (default: the project's primary) a history is about. */
+  private async historyOf(principal: Principal, query: HistoryQuery): Promise<{ wallet: { id: string; projectId: number; createdAt: Date }; assetId: string }> {
+    checkReferences({ walletId: query.walletId }, query.currency);
+    const wallet = await this.findWallet(principal, query.walletId, query.projectId);
+    return { wallet, assetId: await this.currencyOf(principal, wallet.projectId, wallet.id, query.currency) };
+  }
+
   /**
    * `walletId` is a wallet id first; otherwise, or when no wallet of the caller has that id,
    * an address within `projectId`.
    */
-  private async findWallet(principal: Principal, walletId: string, projectId?: number): Promise<{ id: string; projectId: number }> {
+  private async findWallet(principal: Principal, walletId: string, projectId?: number): Promise<{ id: string; projectId: number; createdAt: Date }> {
     const rows = await this.repository.findWallet(principal.ownerId, walletId, isUuid(walletId) ? walletId : null, projectId ?? null);
     if (rows) return rows;
     if (projectId === undefined && !isUuid(walletId)) throw validationError('projectId', 'is required when walletId is an address');
@@ -159,6 +228,26 @@ function requireWallets(context: PostingContext, fromRef: string | null, toRef: 
   if (fromRef !== null && !context.from) throw notFound('wallet', fromRef);
   if (!context.to) throw notFound('wallet', toRef);
   return { from: context.from, to: context.to };
+}
+
+/** The first `seq` after `seq`: a history up to and including a cut is the rows before it. */
+const after = (seq: string): string => (BigInt(seq) + 1n).toString();
+
+/**
+ * Reads the wallets that can be read at `asOf` in one call (`read` gets their ids and their
+ * positions in `wallets`) and answers each wallet its rows, or why it cannot be read then.
+ */
+async function readAsOf<R extends { walletId: string }>(
+  wallets: readonly AsOfWallet[],
+  asOf: Date,
+  read: (ids: string[], positions: number[]) => Promise<R[]>,
+): Promise<(R[] | LedgerError)[]> {
+  const refusals = wallets.map((wallet) => asOfRefusal(asOf, wallet));
+  const positions = wallets.flatMap((_, i) => (refusals[i] ? [] : [i]));
+  const ids = positions.map((i) => wallets[i].id);
+  const rows = ids.length ? groupByWallet(ids, await read(ids, positions)) : [];
+  const byPosition = new Map(positions.map((position, k) => [position, rows[k]]));
+  return wallets.map((_, i) => refusals[i] ?? byPosition.get(i)!);
 }
 
 function minorAmount(source: AmountSource, asset: AssetRef): bigint {

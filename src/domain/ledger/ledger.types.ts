@@ -24,6 +24,18 @@ export interface BalanceRow {
   transactionCount: number;
 }
 
+/**
+ * A wallet's balance in one currency as it was at an instant (CONTRACT §14): the running balance
+ * and count after its last transaction at or before it (`cutSeq`, null when there was none).
+ * Holds describe the present, so they are no part of it.
+ */
+export interface BalanceAsOfRow extends Pick<BalanceRow, 'walletId' | 'address' | 'assetId' | 'symbol' | 'fractions' | 'amount' | 'transactionCount'> {
+  cutSeq: string | null;
+}
+
+/** A wallet's transactions in every currency: the sum of its per-currency counts (each transaction moves one currency). */
+export const transactionTotal = (balances: readonly Pick<BalanceRow, 'transactionCount'>[]): number => balances.reduce((total, balance) => total + balance.transactionCount, 0);
+
 /** One transaction as seen from one wallet's history (`balance` is that wallet's resulting balance). */
 export interface HistoryRow {
   walletId: string;
@@ -55,6 +67,24 @@ export interface PostingRequest {
   amount: bigint;
   /** The idempotent request making this posting, if any (a retry finds its posting by it). */
   requestKey: string | null;
+  /** A webhook call to store in the posting's own transaction (webhook_post.sql), if any. */
+  call?: WebhookCall;
+}
+
+/** An inbound webhook call stored as a successful event with the transaction it posted (CONTRACT §5, §16). */
+export interface WebhookCall {
+  ownerId: string;
+  flowId: string;
+  values: Record<string, unknown>;
+  message: string;
+}
+
+/** What a posting moves, once resolved: what a webhook call's message describes. */
+export interface PostingSummary {
+  amount: bigint;
+  asset: AssetRef;
+  fromAddress: string;
+  toAddress: string;
 }
 
 export type PostingCode = 'ok' | 'wallet_inactive' | 'insufficient_funds' | 'balance_overflow' | 'asset_missing' | 'request_key_mismatch';

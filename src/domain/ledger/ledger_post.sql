@@ -13,8 +13,9 @@
 -- * Never below zero: a debit is one conditional UPDATE (`amount >= p_amount`); the balances
 --   table also has CHECK (amount >= 0). A credit never passes 2^63-1 ('balance_overflow').
 -- * Balance rows and counts move together: each balance row's amount and tx_count change in the
---   same row update, and the transaction row records both resulting balances (the running
---   balance chain of every history).
+--   same row update, and the transaction row records both resulting balances and both resulting
+--   counts (the running balance chain of every history, and each side's position in it, which
+--   answer reads as of a time with one index lookup: CONTRACT §14).
 -- * A refused element ('wallet_inactive', 'insufficient_funds', 'balance_overflow',
 --   'asset_missing', 'request_key_mismatch') writes nothing and does not stop the others; an
 --   accepted one returns its transaction and both resulting balances.
@@ -36,6 +37,8 @@ DECLARE
   v_status_to text;
   v_to_current bigint;
   v_same boolean;
+  v_from_count bigint;
+  v_to_count bigint;
   v_now timestamptz;
   v_lot_asset uuid;
   v_lot_seconds integer;
@@ -44,6 +47,7 @@ BEGIN
   PERFORM 1 FROM wallets WHERE id = ANY (p_from || p_to) ORDER BY id FOR NO KEY UPDATE;
   FOR i IN 1 .. coalesce(array_length(p_amount, 1), 0) LOOP
     idx := i; tx_id := NULL; tx_seq := NULL; from_balance := NULL; to_balance := NULL; posted_at := NULL;
+    v_from_count := NULL;
     ASSERT p_amount[i] > 0, 'ledger_post: amounts are positive';
     IF p_request[i] IS NOT NULL THEN
       -- A retried request that was already posted answers that posting, as it was (and only if
@@ -95,7 +99,7 @@ BEGIN
     IF p_from[i] IS NOT NULL THEN
       UPDATE balances SET amount = amount - p_amount[i], tx_count = tx_count + 1
         WHERE wallet_id = p_from[i] AND asset_id = p_asset[i] AND amount >= p_amount[i]
-        RETURNING amount INTO from_balance;
+        RETURNING amount, tx_count INTO from_balance, v_from_count;
       IF NOT FOUND THEN
         code := 'insufficient_funds';
         RETURN NEXT;
@@ -117,16 +121,16 @@ BEGIN
       END IF;
       INSERT INTO balances (wallet_id, asset_id, project_id, amount, tx_count)
         VALUES (p_to[i], p_asset[i], p_project[i], p_amount[i], 1)
-        RETURNING amount INTO to_balance;
+        RETURNING amount, tx_count INTO to_balance, v_to_count;
     ELSE
       UPDATE balances SET amount = amount + p_amount[i], tx_count = tx_count + 1
         WHERE wallet_id = p_to[i] AND asset_id = p_asset[i]
-        RETURNING amount INTO to_balance;
+        RETURNING amount, tx_count INTO to_balance, v_to_count;
     END IF;
     ASSERT to_balance = coalesce(v_to_current, 0) + p_amount[i], 'ledger_post: a credit did not add exactly its amount';
-    INSERT INTO transactions (project_id, asset_id, kind, from_wallet_id, to_wallet_id, amount, from_balance, to_balance, request_key, created_at)
+    INSERT INTO transactions (project_id, asset_id, kind, from_wallet_id, to_wallet_id, amount, from_balance, to_balance, from_count, to_count, request_key, created_at)
       VALUES (p_project[i], p_asset[i], CASE WHEN p_from[i] IS NULL THEN 'seed' ELSE 'transfer' END,
-              p_from[i], p_to[i], p_amount[i], from_balance, to_balance, p_request[i], v_now)
+              p_from[i], p_to[i], p_amount[i], from_balance, to_balance, v_from_count, v_to_count, p_request[i], v_now)
       RETURNING id, seq, created_at INTO tx_id, tx_seq, posted_at;
     IF v_lot_seconds IS NOT NULL THEN
       PERFORM lots_credit(p_project[i], p_to[i], p_asset[i], p_amount[i], tx_id, posted_at, v_lot_seconds);

@@ -25,7 +25,11 @@ const MAX_BATCH = 200;
 export class PostingQueue {
   private readonly lanes = new Map<string, Lane>();
 
-  constructor(private readonly repository: LedgerRepository) {}
+  /** `onCommit` sees the results of every `ledger_post` call that answered (metrics: batch sizes, outcomes). */
+  constructor(
+    private readonly repository: LedgerRepository,
+    private readonly onCommit: (results: readonly PostingResult[]) => void = () => undefined,
+  ) {}
 
   submit(request: PostingRequest): Promise<PostingResult> {
     const key = request.fromWalletId ?? `mint:${request.toWalletId}`;
@@ -67,7 +71,9 @@ export class PostingQueue {
   private async postWithRetry(requests: PostingRequest[]): Promise<PostingResult[]> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.repository.post(requests);
+        const results = await this.repository.post(requests);
+        this.onCommit(results);
+        return results;
       } catch (error) {
         // ledger_post locks in one global order, so a deadlock should not happen; if one ever
         // does, its statement was rolled back and may be sent again.

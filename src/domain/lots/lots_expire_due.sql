@@ -11,9 +11,10 @@
 -- Each due lot's unreserved remainder (`remaining - held`: points a pending hold reserves do not
 -- expire while it is pending) leaves the wallet in one transaction of kind `expiry` to `@expired`
 -- (no receiving wallet), dated the lot's `expires_at`. Set-based, one statement for all of them:
--- the balance row moves once by their total, and each transaction's `from_balance` is the
--- wallet's balance right after it (the balance after all of them plus what the later ones took),
--- so the running balance chain holds through expiries; they are inserted in expiry order, so
+-- the balance row moves once by their total, and each transaction's `from_balance` and
+-- `from_count` are the wallet's balance and transaction count right after it (those after all of
+-- them, less what the later ones took and counted), so the running balance chain and the
+-- history positions of CONTRACT §14 hold through expiries; they are inserted in expiry order, so
 -- `seq` and dates agree and a wallet's history in one asset never goes back in time.
 CREATE OR REPLACE FUNCTION lots_expire_due(p_wallet uuid, p_asset uuid, p_now timestamp with time zone, p_limit integer DEFAULT NULL::integer) RETURNS integer
 LANGUAGE plpgsql AS $fn$
@@ -31,7 +32,8 @@ BEGIN
   FOR v_expiry IN
     WITH due AS (
       SELECT l.id, l.project_id, l.remaining - l.held AS free, l.expires_at,
-             sum(l.remaining - l.held) OVER (ORDER BY l.expires_at, l.id) AS taken
+             sum(l.remaining - l.held) OVER (ORDER BY l.expires_at, l.id) AS taken,
+             row_number() OVER (ORDER BY l.expires_at, l.id) AS n
         FROM lots l
        WHERE l.wallet_id = p_wallet AND l.asset_id = p_asset AND l.live AND l.expires_at <= p_now AND l.remaining > l.held
        ORDER BY l.expires_at, l.id
@@ -44,10 +46,11 @@ BEGIN
       UPDATE balances b SET amount = b.amount - total.amount, tx_count = b.tx_count + total.lots
         FROM total
        WHERE b.wallet_id = p_wallet AND b.asset_id = p_asset
-      RETURNING b.amount AS balance
+      RETURNING b.amount AS balance, b.tx_count AS count
     )
-    INSERT INTO transactions (project_id, asset_id, kind, from_wallet_id, to_wallet_id, amount, from_balance, to_balance, created_at, lot_id)
-    SELECT due.project_id, p_asset, 'expiry', p_wallet, NULL, due.free, moved.balance + total.amount - due.taken, NULL, due.expires_at, due.id
+    INSERT INTO transactions (project_id, asset_id, kind, from_wallet_id, to_wallet_id, amount, from_balance, to_balance, from_count, to_count, created_at, lot_id)
+    SELECT due.project_id, p_asset, 'expiry', p_wallet, NULL, due.free, moved.balance + total.amount - due.taken, NULL,
+           moved.count - total.lots + due.n, NULL, due.expires_at, due.id
       FROM due CROSS JOIN total CROSS JOIN moved
      ORDER BY due.expires_at, due.id
     RETURNING id, project_id, amount, from_balance, created_at

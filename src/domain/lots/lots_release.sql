@@ -14,6 +14,7 @@ LANGUAGE plpgsql AS $fn$
 DECLARE
   v_part record;
   v_balance bigint;
+  v_position bigint;
   v_tx uuid;
   v_count integer;
 BEGIN
@@ -31,10 +32,10 @@ BEGIN
       UPDATE lots SET remaining = remaining - v_part.amount WHERE id = v_part.lot_id;
       UPDATE balances SET amount = amount - v_part.amount, tx_count = tx_count + 1
         WHERE wallet_id = v_part.wallet_id AND asset_id = v_part.asset_id
-        RETURNING amount INTO v_balance;
+        RETURNING amount, tx_count INTO v_balance, v_position;
       ASSERT v_balance >= 0, 'lots_release: a wallet held less than its lots';
-      INSERT INTO transactions (project_id, asset_id, kind, from_wallet_id, to_wallet_id, amount, from_balance, to_balance, created_at, lot_id)
-        VALUES (v_part.project_id, v_part.asset_id, 'expiry', v_part.wallet_id, NULL, v_part.amount, v_balance, NULL, p_at, v_part.lot_id)
+      INSERT INTO transactions (project_id, asset_id, kind, from_wallet_id, to_wallet_id, amount, from_balance, to_balance, from_count, to_count, created_at, lot_id)
+        VALUES (v_part.project_id, v_part.asset_id, 'expiry', v_part.wallet_id, NULL, v_part.amount, v_balance, NULL, v_position, NULL, p_at, v_part.lot_id)
         RETURNING id INTO v_tx;
       -- >>> EVENTS (§16): one `points.expired` event for this expiry transaction goes HERE, with
       --     the same data as in lots_expire_due.sql (its date is p_at). <<< EVENTS

@@ -5,8 +5,8 @@ import { ProjectSchema, WalletSchema } from '../../db/entities.js';
 import type { Database } from '../../db/database.js';
 import { conflict, LedgerError, notFound } from '../errors.js';
 import { holdsFunds, walletSlices } from './wallet.repository.js';
-import { CreateWalletRules, SetWalletStatusRules, WalletListRules, WalletSliceRules, WalletTypeRule } from './wallet.rules.js';
-import { toWalletView, type CreateWalletInput, type SetWalletStatusInput, type WalletSlice, type WalletSliceInput, type WalletType, type WalletView } from './wallet.types.js';
+import { CreateWalletRules, SetWalletStatusRules, STATUS_TRANSITIONS, WalletListRules, WalletSliceRules, WalletTypeRule } from './wallet.rules.js';
+import { toWalletView, type CreateWalletInput, type SetWalletStatusInput, type WalletSlice, type WalletSliceInput, type WalletStatus, type WalletType, type WalletView } from './wallet.types.js';
 import { checkField, checkInput } from '../shared/validation.js';
 import { isUniqueViolation } from '../shared/error-translation.js';
 import { countNewWallet, lockOwner } from '../auth/owner.repository.js';
@@ -15,7 +15,6 @@ import { alignById, offsetOf, PageRules, type Page, type PageRequest } from '../
 import { ProjectIdRule, UuidRule } from '../shared/ids.js';
 
 const QUOTA = { customer: 'customer_wallets', system: 'system_wallets' } as const;
-/** The owner row's count of its wallets of each type (wallets are never deleted). */
 
 const generatedAddress = (): string => `wal_${randomBytes(12).toString('hex')}`;
 
@@ -66,9 +65,10 @@ export class WalletService {
   }
 
   /**
-   * active ⇄ suspended; active|suspended → closed only with every balance at zero; closed is final;
-   * the current status again is a no-op. The wallet row is locked first (postings lock it too, in
-   * ledger_post), so a close can never interleave with a credit.
+   * Follows STATUS_TRANSITIONS (wallet.rules.ts): active ⇄ suspended; active|suspended → closed
+   * only with every balance at zero; closed is final; the current status again is a no-op. The
+   * wallet row is locked first (postings lock it too, in ledger_post), so a close can never
+   * interleave with a credit.
    */
   async setStatus(principal: Principal, id: string, input: SetWalletStatusInput): Promise<WalletView> {
     checkField('id', UuidRule, id);
@@ -76,9 +76,10 @@ export class WalletService {
     return this.db.em().transactional(async (em) => {
       const wallet = await em.findOne(WalletSchema, { id, ownerId: principal.ownerId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!wallet || wallet.projectId !== data.projectId) throw notFound('wallet', id);
-      if (wallet.status === data.status) return toWalletView(wallet);
-      if (wallet.status === 'closed') throw conflict('a closed wallet cannot change status', { status: wallet.status });
-      if (data.status === 'closed' && (await holdsFunds(em, wallet.id))) {
+      const transition = STATUS_TRANSITIONS[wallet.status as WalletStatus][data.status];
+      if (transition === 'unchanged') return toWalletView(wallet);
+      if (transition === 'refused') throw conflict(`a ${wallet.status} wallet cannot become ${data.status}`, { status: wallet.status });
+      if (transition === 'when_empty' && (await holdsFunds(em, wallet.id))) {
         throw new LedgerError('wallet_not_empty', 'only a wallet whose balances are all zero can be closed', { id });
       }
       wallet.status = data.status;

@@ -43,7 +43,7 @@ export class WebhookRepository {
   /** The project's oldest active system wallet: the default counterparty of reward and redeem. */
   async defaultSystemWallet(projectId: number): Promise<string | null> {
     const [row] = await this.db.query<{ id: string }>(
-      `SELECT id FROM wallets WHERE project_id = $1 AND type = 'system' AND status = 'active' ORDER BY seq LIMIT 1`,
+      `SELECT w.id FROM wallets w WHERE w.project_id = $1 AND w.type = 'system' AND w.status = 'active' ORDER BY w.seq LIMIT 1`,
       [projectId],
     );
     return row?.id ?? null;
@@ -65,12 +65,16 @@ export class WebhookRepository {
     );
   }
 
-  /** Events of one project, oldest first, after a `seq` cursor; `total` counts them all. */
+  /**
+   * Events of one project, oldest first, after a `seq` cursor; `total` counts them all. The order
+   * names the column qualified (`e.seq`): a bare `ORDER BY seq` would sort by the output column
+   * `seq`, which is text here, so event 10 would come before event 2.
+   */
   async list(projectId: number, first: number, afterSeq: string | null): Promise<{ events: WebhookEvent[]; total: number }> {
     const [rows, [count]] = await Promise.all([
       this.db.query<{ id: string; seq: string; project_id: number; flow_id: string; values: Record<string, unknown>; success: boolean; message: string; transaction_id: string | null; received_at: Date }>(
-        `SELECT id, seq::text, project_id, flow_id, "values", success, message, transaction_id, received_at
-           FROM webhook_events WHERE project_id = $1 AND ($2::bigint IS NULL OR seq > $2) ORDER BY seq LIMIT $3`,
+        `SELECT e.id, e.seq::text AS seq, e.project_id, e.flow_id, e."values", e.success, e.message, e.transaction_id, e.received_at
+           FROM webhook_events e WHERE e.project_id = $1 AND ($2::bigint IS NULL OR e.seq > $2) ORDER BY e.seq LIMIT $3`,
         [projectId, afterSeq, first],
       ),
       this.db.query<{ total: string }>(`SELECT count(*)::text AS total FROM webhook_events WHERE project_id = $1`, [projectId]),

@@ -3,8 +3,7 @@ import type { Principal } from '../auth/api-key.service.js';
 import { LedgerError, notFound, validationError } from '../errors.js';
 import type { LedgerService } from '../ledger/ledger.service.js';
 import { CurrencyRule, WalletRefRule } from '../ledger/ledger.rules.js';
-import type { HistoryRow } from '../ledger/ledger.types.js';
-import type { Logger } from '../../logger.js';
+import type { HistoryRow, PostingSummary, WebhookCall } from '../ledger/ledger.types.js';
 import { AmountRule, convertFiat, minorToDecimalString } from '../money.js';
 import type { WebhookEvent, WebhookProject, WebhookRepository } from './webhook.repository.js';
 import { toLedgerError } from '../shared/error-translation.js';
@@ -35,16 +34,13 @@ const RedeemValues = z.strictObject({ from: Ref, amount: Points, to: Ref.optiona
  * The inbound webhook. `reward` and `redeem` post a transfer through the ledger service (same
  * rules, same errors); any other flow is only recorded. Every call on one of the caller's
  * projects is stored as an event, refused ones included (success false, message = error code).
+ * A posting flow's call is stored in the posting's own database transaction (CONTRACT §16): if it
+ * cannot be stored, nothing is posted and the answer is an error.
  */
 export class WebhookService {
-  /**
-   * `log` hears of an event that could not be recorded after its posting committed (see `handle`);
-   * without one, that failure is swallowed silently — src/services.ts should pass its logger.
-   */
   constructor(
     private readonly repository: WebhookRepository,
     private readonly ledger: LedgerService,
-    private readonly log?: Pick<Logger, 'error'>,
   ) {}
 
   async handle(principal: Principal, input: WebhookInput): Promise<WebhookOutcome> {
@@ -52,29 +48,23 @@ export class WebhookService {
     const project = await this.repository.project(principal.ownerId, input.projectId);
     if (!project) throw notFound('project', input.projectId);
     const event = { projectId: project.id, ownerId: principal.ownerId, flowId: input.flowId, values: input.values };
+    // A posting flow's call, once the ledger has resolved what it moves: stored with the posting.
+    let stored: WebhookCall | undefined;
+    const call = (posting: PostingSummary): WebhookCall => (stored = { ownerId: principal.ownerId, flowId: input.flowId, values: input.values, message: postedMessage(input.flowId, posting) });
     let posted: HistoryRow | null;
     try {
-      posted = await this.run(principal, project, input);
+      posted = await this.run(principal, project, input, call);
     } catch (error) {
+      // Nothing was posted: the refusal is stored on its own (an unexpected error stores nothing).
       const refusal = toLedgerError(error);
       if (refusal.code !== 'internal_error') {
         await this.repository.record({ ...event, success: false, message: `${refusal.code}: ${refusal.message}`, transactionId: null });
       }
       throw error;
     }
-    const message = posted
-      ? `${input.flowId}: ${minorToDecimalString(posted.amount, posted.fractions)} ${posted.symbol} from ${posted.fromAddress} to ${posted.toAddress}`
-      : `${input.flowId}: recorded`;
-    try {
-      await this.repository.record({ ...event, success: true, message, transactionId: posted?.id ?? null });
-    } catch (error) {
-      // A flow that posts nothing (recorded only) has had no effect: its error stands.
-      if (!posted) throw error;
-      // The posting is durable: any answer but 2xx would tell the caller that nothing was posted
-      // (CONTRACT §4), and a retry without an idempotency key would post a second time. So the lost
-      // event is logged, never answered as an error; the transaction itself remains the record.
-      this.log?.error({ err: error, projectId: project.id, flowId: input.flowId, transactionId: posted?.id ?? null }, 'webhook event not recorded after its posting');
-    }
+    if (posted) return { success: true, message: stored!.message };
+    const message = `${input.flowId}: recorded`;
+    await this.repository.record({ ...event, success: true, message, transactionId: null });
     return { success: true, message };
   }
 
@@ -83,7 +73,7 @@ export class WebhookService {
     return this.repository.list(projectId, first, afterSeq);
   }
 
-  private async run(principal: Principal, project: WebhookProject, input: WebhookInput): Promise<HistoryRow | null> {
+  private async run(principal: Principal, project: WebhookProject, input: WebhookInput, record: (posting: PostingSummary) => WebhookCall): Promise<HistoryRow | null> {
     if (input.flowId === 'reward') {
       const values = parseInput(RewardValues, input.values, 'values', { nested: true });
       if (values.fiatAmount !== undefined && !project.supportExchangeRate) {
@@ -93,13 +83,13 @@ export class WebhookService {
       const currency = values.currency ?? (await this.primarySymbol(project.id));
       const fiat = values.fiatAmount;
       const amount = fiat === undefined ? values.amount! : (asset: { fractions: number }) => convertFiat(fiat, project.exchangeRate, asset.fractions);
-      return this.ledger.transfer(principal, { projectId: project.id, currency, from, to: values.to, amount: values.amount ?? 0 }, { fromType: 'system', toType: 'customer', amount });
+      return this.ledger.transfer(principal, { projectId: project.id, currency, from, to: values.to, amount: values.amount ?? 0 }, { fromType: 'system', toType: 'customer', amount, record });
     }
     if (input.flowId === 'redeem') {
       const values = parseInput(RedeemValues, input.values, 'values', { nested: true });
       const to = values.to ?? (await this.defaultSystemWallet(project.id));
       const currency = values.currency ?? (await this.primarySymbol(project.id));
-      return this.ledger.transfer(principal, { projectId: project.id, currency, from: values.from, to, amount: values.amount }, { fromType: 'customer', toType: 'system' });
+      return this.ledger.transfer(principal, { projectId: project.id, currency, from: values.from, to, amount: values.amount }, { fromType: 'customer', toType: 'system', record });
     }
     return null;
   }
@@ -115,4 +105,9 @@ export class WebhookService {
     if (!symbol) throw new LedgerError('not_found', 'the project has no asset', { projectId });
     return symbol;
   }
+}
+
+/** The message of a flow that posted: what moved, from where to where. */
+function postedMessage(flowId: string, posting: PostingSummary): string {
+  return `${flowId}: ${minorToDecimalString(posting.amount, posting.asset.fractions)} ${posting.asset.symbol} from ${posting.fromAddress} to ${posting.toAddress}`;
 }

@@ -1,12 +1,13 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { HistoryPage } from '../../domain/ledger/ledger.service.js';
+import type { PageRequest } from '../../domain/shared/paging.js';
 import type { WalletView } from '../../domain/wallets/wallet.types.js';
 import type { GraphQLContext } from '../context.js';
 import { projectIdOf } from '../ids.js';
 import { idempotent } from '../idempotency.js';
 import { SeedInput, TransferInput } from '../inputs/ledger.input.js';
 import { checkFirst, offsetCursor, offsetWindow, PageArgs } from '../paging.js';
-import { balanceModel, transactionModel, type BalanceModel, type TransactionModel } from '../presenters.js';
+import { balanceAsOfModel, balanceModel, transactionModel, type BalanceModel, type TransactionModel } from '../presenters.js';
+import { DateTimeScalar } from '../scalars.js';
 import { toConnection, type Connection } from '../types/connection.js';
 import { TransactionHistoryType, TransactionType } from '../types/transaction.type.js';
 import { WalletType } from '../types/wallet.type.js';
@@ -16,13 +17,14 @@ export class TransactionResolver {
   @Query(() => TransactionHistoryType, {
     nullable: true,
     description:
-      "GET /transactions: a wallet's balance in one currency (default: the project's primary) and its transactions in it, newest first. `walletId` is a wallet id, or an address in `projectId`.",
+      "GET /transactions: a wallet's balance in one currency (default: the project's primary) and its transactions in it, newest first. `walletId` is a wallet id, or an address in `projectId`. With `asOf`, as they were at that instant (CONTRACT §14).",
   })
   async transactions(
     @Arg('walletId') walletId: string,
     @Arg('projectId', () => ID, { nullable: true }) projectId: string | null,
     @Arg('currency', () => String, { nullable: true }) currency: string | null,
     @Args() { first, after }: PageArgs,
+    @Arg('asOf', () => DateTimeScalar, { nullable: true, description: 'As of this instant (ISO 8601 with Z or any offset), as GET /transactions?asOf=.' }) asOf: Date | null,
     @Ctx() ctx: GraphQLContext,
   ): Promise<Connection<TransactionModel> & { balance: BalanceModel }> {
     const query = {
@@ -30,14 +32,25 @@ export class TransactionResolver {
       ...(projectId != null && { projectId: projectIdOf(projectId) }),
       ...(currency != null && { currency }),
     };
-    let history: HistoryPage | undefined;
+    let balance: BalanceModel | undefined;
+    const { ledger } = ctx.services;
+    const read = asOf
+      ? async (page: PageRequest) => {
+          const result = await ledger.historyAsOf(ctx.principal, { ...query, ...page, asOf });
+          balance ??= balanceAsOfModel(result.balance, asOf);
+          return result;
+        }
+      : async (page: PageRequest) => {
+          const result = await ledger.history(ctx.principal, { ...query, ...page });
+          balance ??= balanceModel(result.balance);
+          return result;
+        };
     const window = await offsetWindow(checkFirst(first, ctx.limits.maxPageSize), after, async (page) => {
-      const result = await ctx.services.ledger.history(ctx.principal, { ...query, ...page });
-      history ??= result;
+      const result = await read(page);
       return { items: result.rows, total: result.total };
     });
     const connection = toConnection(window, (_, i) => offsetCursor(window.offset, i), transactionModel, () => window.total);
-    return Object.assign(connection, { balance: balanceModel(history!.balance) });
+    return Object.assign(connection, { balance: balance! });
   }
 
   @FieldResolver(() => WalletType, { nullable: true, description: 'null for a seed (from @mint).' })

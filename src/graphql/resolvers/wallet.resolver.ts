@@ -1,4 +1,5 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { transactionTotal } from '../../domain/ledger/ledger.types.js';
 import type { ProjectView } from '../../domain/projects/project.types.js';
 import type { WalletView } from '../../domain/wallets/wallet.types.js';
 import type { GraphQLContext } from '../context.js';
@@ -8,12 +9,16 @@ import { idempotent } from '../idempotency.js';
 import { withoutNulls } from '../inputs/nulls.js';
 import { CreateWalletInput, SetWalletStatusInput } from '../inputs/wallet.input.js';
 import { checkFirst, PageArgs } from '../paging.js';
-import { balanceModel, transactionModel, type BalanceModel, type TransactionModel } from '../presenters.js';
+import { balanceAsOfModel, balanceModel, transactionModel, type BalanceModel, type TransactionModel } from '../presenters.js';
+import { DateTimeScalar } from '../scalars.js';
 import { toConnection, type Connection } from '../types/connection.js';
 import { ProjectType } from '../types/project.type.js';
 import { BalanceType, RecentTransactionConnection } from '../types/transaction.type.js';
 import { WalletConnection, WalletType, WalletTypeEnum } from '../types/wallet.type.js';
 import { walletsOf } from './project.resolver.js';
+
+const AS_OF =
+  'As it was at this instant (CONTRACT §14): ISO 8601 with Z or any offset; a transaction dated exactly then is included, finer digits than milliseconds are truncated. Not in the future, not before the wallet was created.';
 
 @Resolver(() => WalletType)
 export class WalletResolver {
@@ -39,19 +44,34 @@ export class WalletResolver {
   }
 
   @FieldResolver(() => [BalanceType], { description: "One entry per currency of the wallet's project, zero included." })
-  async balances(@Root() wallet: WalletView, @Ctx() ctx: GraphQLContext): Promise<BalanceModel[]> {
+  async balances(
+    @Root() wallet: WalletView,
+    @Arg('asOf', () => DateTimeScalar, { nullable: true, description: `${AS_OF} Posted balances: \`held\` and \`available\` are null.` }) asOf: Date | null,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<BalanceModel[]> {
+    if (asOf) return (await ctx.loaders.balancesAsOf.load({ wallet, asOf })).map((row) => balanceAsOfModel(row, asOf));
     return (await ctx.loaders.balances.load(wallet.id)).map(balanceModel);
   }
 
   @FieldResolver(() => RecentTransactionConnection, { description: "The wallet's transactions in every currency, newest first." })
-  async transactions(@Root() wallet: WalletView, @Args() { first, after }: PageArgs, @Ctx() ctx: GraphQLContext): Promise<Connection<TransactionModel>> {
+  async transactions(
+    @Root() wallet: WalletView,
+    @Args() { first, after }: PageArgs,
+    @Arg('asOf', () => DateTimeScalar, { nullable: true, description: AS_OF }) asOf: Date | null,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<Connection<TransactionModel>> {
     checkFirst(first, ctx.limits.maxPageSize);
-    const rows = await ctx.loaders.recentTransactions.load({ walletId: wallet.id, first, beforeSeq: decodeCursor('seq', after) });
+    const beforeSeq = decodeCursor('seq', after);
+    const rows = asOf
+      ? await ctx.loaders.recentTransactionsAsOf.load({ wallet, asOf, first, beforeSeq })
+      : await ctx.loaders.recentTransactions.load({ walletId: wallet.id, first, beforeSeq });
     return toConnection(
       { rows: rows.slice(0, first), hasNextPage: rows.length > first, hasPreviousPage: after !== null && after !== undefined },
       (row) => encodeCursor('seq', row.seq),
       transactionModel,
-      () => ctx.loaders.transactionCounts.load(wallet.id),
+      asOf
+        ? async () => transactionTotal(await ctx.loaders.balancesAsOf.load({ wallet, asOf }))
+        : () => ctx.loaders.transactionCounts.load(wallet.id),
     );
   }
 

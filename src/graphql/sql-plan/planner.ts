@@ -223,9 +223,10 @@ class Planner {
         case 'updatedAt':
           return jsonValueSql(isoTimeSql(`${w}.updated_at`));
         case 'balances':
+          this.present(this.args(type, nodes));
           return this.balances(w, this.subfields('Balance', nodes));
         case 'transactions':
-          return this.transactions(w, this.args(type, nodes), getNamedType(type.getFields().transactions.type) as GraphQLObjectType, nodes);
+          return this.transactions(w, this.present(this.args(type, nodes)), getNamedType(type.getFields().transactions.type) as GraphQLObjectType, nodes);
         default:
           return unplannable();
       }
@@ -402,6 +403,14 @@ class Planner {
     } catch {
       return unplannable();
     }
+  }
+
+  /**
+   * Reads as of a time (`asOf`, CONTRACT §14) are the resolvers': they refuse an instant before a
+   * wallet existed per wallet, which one statement answering the whole operation cannot.
+   */
+  private present(args: Record<string, unknown>): Record<string, unknown> {
+    return args.asOf === undefined || args.asOf === null ? args : unplannable();
   }
 
   /** The caller, one parameter for every root (created on first use: an unused parameter has no type). */

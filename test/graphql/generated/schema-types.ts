@@ -7,7 +7,7 @@ export type Scalars = {
   Boolean: { input: boolean; output: boolean; }
   Int: { input: number; output: number; }
   Float: { input: number; output: number; }
-  /** An ISO 8601 UTC timestamp with milliseconds, e.g. "2026-01-31T12:00:00.000Z". */
+  /** An ISO 8601 timestamp; printed in UTC with milliseconds, e.g. "2026-01-31T12:00:00.000Z"; read with Z or any offset. */
   DateTime: { input: string; output: string; }
   /** A decimal number in major units, printed as a string (e.g. "12.5"). Input: a string or a number. */
   Decimal: { input: string | number; output: string; }
@@ -296,7 +296,7 @@ export type Query = {
   project?: Maybe<Project>;
   /** Your projects, oldest first (GET /projects). */
   projects: ProjectConnection;
-  /** GET /transactions: a wallet's balance in one currency (default: the project's primary) and its transactions in it, newest first. `walletId` is a wallet id, or an address in `projectId`. */
+  /** GET /transactions: a wallet's balance in one currency (default: the project's primary) and its transactions in it, newest first. `walletId` is a wallet id, or an address in `projectId`. With `asOf`, as they were at that instant (CONTRACT §14). */
   transactions?: Maybe<TransactionHistory>;
   /** GET /wallets/{id}. */
   wallet?: Maybe<Wallet>;
@@ -332,6 +332,7 @@ export type QueryProjectsArgs = {
 
 export type QueryTransactionsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
+  asOf?: InputMaybe<Scalars['DateTime']['input']>;
   currency?: InputMaybe<Scalars['String']['input']>;
   first?: Scalars['Int']['input'];
   projectId?: InputMaybe<Scalars['ID']['input']>;
@@ -462,8 +463,15 @@ export type Wallet = {
 
 
 /** A customer or system wallet of a project. */
+export type WalletBalancesArgs = {
+  asOf?: InputMaybe<Scalars['DateTime']['input']>;
+};
+
+
+/** A customer or system wallet of a project. */
 export type WalletTransactionsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
+  asOf?: InputMaybe<Scalars['DateTime']['input']>;
   first?: Scalars['Int']['input'];
 };
 

@@ -1,6 +1,6 @@
-import { PostingQueue } from '../../src/domain/ledger/posting-queue.js';
-import type { LedgerRepository } from '../../src/domain/ledger/ledger.repository.js';
-import type { PostingRequest, PostingResult } from '../../src/domain/ledger/ledger.types.js';
+import { PostingQueue } from '../../../src/domain/ledger/posting-queue.js';
+import type { LedgerRepository } from '../../../src/domain/ledger/ledger.repository.js';
+import type { PostingRequest, PostingResult } from '../../../src/domain/ledger/ledger.types.js';
 
 /** A repository double: records every batch; the first call fails with `firstError`. */
 function repository(firstError: unknown): { repo: LedgerRepository; batches: string[][]; release(): void } {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { LedgerRepository } from '../../src/domain/ledger/ledger.repository.js';
-import { fundedProject, type FundedProject } from '../support/fixtures.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { LedgerRepository } from '../../../src/domain/ledger/ledger.repository.js';
+import { fundedProject, type FundedProject } from '../../support/fixtures.js';
+import { startTestApp, type TestApp } from '../../support/test-app.js';
 
 let t: TestApp;
 let f: FundedProject;

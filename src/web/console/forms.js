@@ -1,0 +1,57 @@
+// Every write the console offers, declared once: a form is its fields and the mutation it runs.
+// Adding a verb is one entry here.
+export const FORMS = [
+  {
+    id: 'transfer',
+    title: 'Transfer',
+    fields: ['from', 'to', 'amount', 'currency'],
+    mutation: `mutation($input: TransferInput!) { transfer(input: $input) { id amount currency from to balance } }`,
+    variables: (projectId, v) => ({ input: { projectId, from: v.from, to: v.to, amount: v.amount, currency: v.currency } }),
+  },
+  {
+    id: 'seed',
+    title: 'Seed (mint into a system wallet)',
+    fields: ['to', 'amount', 'currency'],
+    mutation: `mutation($input: SeedInput!) { seed(input: $input) { id amount currency to balance } }`,
+    variables: (projectId, v) => ({ input: { projectId, to: v.to, amount: v.amount, currency: v.currency } }),
+  },
+  {
+    id: 'hold',
+    title: 'Hold',
+    fields: ['from', 'to', 'amount', 'currency', 'expiresIn'],
+    mutation: `mutation($projectId: ID!, $from: String!, $to: String!, $amount: Decimal!, $currency: String!, $expiresIn: Int) {
+      createHold(projectId: $projectId, from: $from, to: $to, amount: $amount, currency: $currency, expiresIn: $expiresIn) { id status amount } }`,
+    variables: (projectId, v) => ({ projectId, from: v.from, to: v.to, amount: v.amount, currency: v.currency, expiresIn: v.expiresIn ? Number(v.expiresIn) : null }),
+  },
+  {
+    id: 'capture',
+    title: 'Capture a hold',
+    fields: ['holdId', 'amount'],
+    mutation: `mutation($id: ID!, $projectId: ID!, $amount: Decimal) { captureHold(id: $id, projectId: $projectId, amount: $amount) { hold { id status capturedAmount } } }`,
+    variables: (projectId, v) => ({ id: v.holdId, projectId, amount: v.amount || null }),
+  },
+  {
+    id: 'void',
+    title: 'Void a hold',
+    fields: ['holdId'],
+    mutation: `mutation($id: ID!, $projectId: ID!) { voidHold(id: $id, projectId: $projectId) { id status } }`,
+    variables: (projectId, v) => ({ id: v.holdId, projectId }),
+  },
+  {
+    id: 'reverse',
+    title: 'Reverse a transaction',
+    fields: ['transactionId', 'amount'],
+    mutation: `mutation($id: ID!, $projectId: ID!, $amount: Decimal) { reverseTransaction(id: $id, projectId: $projectId, amount: $amount) { id amount reverses } }`,
+    variables: (projectId, v) => ({ id: v.transactionId, projectId, amount: v.amount || null }),
+  },
+];
+
+export const FIELD_LABELS = {
+  from: 'From (wallet id or address)',
+  to: 'To (wallet id or address)',
+  amount: 'Amount (major units)',
+  currency: 'Currency (asset symbol)',
+  expiresIn: 'Expires in (seconds, optional)',
+  holdId: 'Hold id',
+  transactionId: 'Transaction id',
+};

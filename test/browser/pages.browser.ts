@@ -1,0 +1,104 @@
+import type { Browser } from 'playwright-core';
+import { fundedProject, type FundedProject } from '../support/fixtures.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { launch, watchOrigins } from './support.js';
+
+/**
+ * The browser pages (CONTRACT §17, issue 15) in a real headless Chromium against the running
+ * service: the console moves money through its form and shows the new balance; GraphiQL and the
+ * API reference render; no page requests anything from another origin.
+ */
+let t: TestApp;
+let f: FundedProject;
+let browser: Browser;
+const timings: Record<string, number> = {};
+
+beforeAll(async () => {
+  t = await startTestApp();
+  const key = await t.issueKey('browser-owner', 'pro');
+  f = await fundedProject(t, key, { customers: 2, systemBalance: '100' });
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+  console.log(`browser timings (ms): ${JSON.stringify(timings)}`);
+});
+
+describe('/console', () => {
+  it('shows the wallets of a project, transfers through the form and shows the changed balance, all on this origin', async () => {
+    const page = await browser.newPage();
+    const seen = await watchOrigins(page, t.baseUrl);
+    let bytes = 0;
+    page.on('response', (res) => void res.body().then((b) => (bytes += b.length)).catch(() => undefined));
+    const started = Date.now();
+    await page.goto(`${t.baseUrl}/console`);
+    await page.getByLabel('API key').fill(f.key);
+    await page.getByRole('button', { name: 'Use key' }).click();
+    await page.getByLabel('Project', { exact: true }).selectOption(String(f.projectId));
+    const systemRow = page.locator(`tr[data-wallet="${f.system.id}"]`);
+    await systemRow.locator(`td[data-field="${f.symbol}.balance"]`).filter({ hasText: /^100$/ }).waitFor();
+    timings.consoleFirstLoad = Date.now() - started;
+    timings.consoleFirstLoadBytes = bytes;
+
+    const form = page.getByRole('form', { name: 'Transfer' });
+    await form.getByLabel('From (wallet id or address)').fill(f.system.address);
+    await form.getByLabel('To (wallet id or address)').fill(f.customers[0].address);
+    await form.getByLabel('Amount (major units)').fill('12.5');
+    await form.getByLabel('Currency (asset symbol)').fill(f.symbol);
+    await form.getByRole('button', { name: 'Transfer' }).click();
+    await page.locator('#transfer-result').filter({ hasText: 'Done' }).waitFor();
+    await systemRow.locator(`td[data-field="${f.symbol}.balance"]`).filter({ hasText: /^87\.5$/ }).waitFor();
+    await page.locator(`tr[data-wallet="${f.customers[0].id}"] td[data-field="${f.symbol}.balance"]`).filter({ hasText: /^12\.5$/ }).waitFor();
+
+    // the contract's error, shown as code and message
+    await form.getByLabel('Amount (major units)').fill('1000');
+    await form.getByRole('button', { name: 'Transfer' }).click();
+    await page.locator('#transfer-result.error').filter({ hasText: 'insufficient_funds' }).waitFor();
+
+    // a wallet's history and its balance chart
+    await page.getByRole('button', { name: f.customers[0].address }).click();
+    await page.locator('#wallet table.history tbody tr').first().waitFor();
+    expect(await page.locator('#wallet svg.chart polyline').count()).toBe(1);
+
+    expect(seen.foreign).toEqual([]);
+    const balance = await t.request('GET', `/wallets/${f.customers[0].id}`, { key: f.key });
+    expect(balance.body.balance[0].balance).toBe(12.5);
+  });
+});
+
+describe('/graphql in a browser', () => {
+  it('serves GraphiQL with the api_key header ready to fill in, and runs a query with it', async () => {
+    const page = await browser.newPage();
+    const seen = await watchOrigins(page, t.baseUrl);
+    const started = Date.now();
+    await page.goto(`${t.baseUrl}/graphql`);
+    await page.locator('.graphiql-container').waitFor();
+    timings.graphiqlLoad = Date.now() - started;
+    expect(await page.locator('.graphiql-container').textContent()).toContain('api_key');
+    // fill the api_key in the headers editor (CodeMirror) and run the default query
+    await page.evaluate((key) => {
+      // runs in the page, where `document` exists (this file is type-checked without the DOM lib)
+      const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<unknown> } }).document;
+      const editors = Array.from(doc.querySelectorAll('.graphiql-editor-tool .CodeMirror')) as { CodeMirror: { getValue(): string; setValue(v: string): void } }[];
+      const headers = editors.find((e) => e.CodeMirror.getValue().includes('api_key'))!;
+      headers.CodeMirror.setValue(JSON.stringify({ api_key: key }));
+    }, f.key);
+    await page.locator('.graphiql-execute-button').click();
+    await page.locator('.result-window').filter({ hasText: 'planCode' }).filter({ hasText: 'pro' }).waitFor();
+    expect(seen.foreign).toEqual([]);
+  });
+});
+
+describe('/docs', () => {
+  it('renders the REST reference from /openapi.json without leaving the origin', async () => {
+    const page = await browser.newPage();
+    const seen = await watchOrigins(page, t.baseUrl);
+    const started = Date.now();
+    await page.goto(`${t.baseUrl}/docs`);
+    await page.getByText('/transactions/seed').first().waitFor({ timeout: 60_000 });
+    timings.docsLoad = Date.now() - started;
+    expect(seen.all.some((u) => u.endsWith('/openapi.json'))).toBe(true);
+    expect(seen.foreign).toEqual([]);
+  });
+});
