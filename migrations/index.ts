@@ -5,6 +5,7 @@ import { Migration20261121030000_balance_transaction_counts } from './Migration2
 import { Migration20261121040000_idempotent_answers_keep_key_order } from './Migration20261121040000_idempotent_answers_keep_key_order.js';
 import { Migration20261121050000_owner_wallet_counts } from './Migration20261121050000_owner_wallet_counts.js';
 import { Migration20261123000000_routines } from './Migration20261123000000_routines.js';
+import { Migration20261123122000_holds_reversals_references } from './Migration20261123122000_holds_reversals_references.js';
 
 /** Explicit list, so compiled (dist) and TypeScript (jest) runs apply the same migrations. */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   { name: 'Migration20261121040000_idempotent_answers_keep_key_order', class: Migration20261121040000_idempotent_answers_keep_key_order },
   { name: 'Migration20261121050000_owner_wallet_counts', class: Migration20261121050000_owner_wallet_counts },
   { name: 'Migration20261123000000_routines', class: Migration20261123000000_routines },
+  { name: 'Migration20261123122000_holds_reversals_references', class: Migration20261123122000_holds_reversals_references },
 ];

@@ -13,6 +13,8 @@ import { WebhookService } from './domain/webhook/webhook.service.js';
 import { AssetService } from './domain/assets/asset.service.js';
 import { ProjectService } from './domain/projects/project.service.js';
 import { WalletService } from './domain/wallets/wallet.service.js';
+import { HoldRepository } from './domain/holds/hold.repository.js';
+import { HoldService } from './domain/holds/hold.service.js';
 import type { Logger } from './logger.js';
 
 /** The domain services, built once per process and shared by REST, GraphQL and the CLI. */
@@ -25,6 +27,7 @@ export interface Services {
   plans: PlanService;
   idempotency: IdempotencyService;
   ledger: LedgerService;
+  holds: HoldService;
   webhook: WebhookService;
   projects: ProjectService;
   assets: AssetService;
@@ -34,9 +37,12 @@ export interface Services {
 export async function createServices(db: Database, logger: Logger): Promise<Services> {
   const apiKeys = new ApiKeyService(db, await loadPlans(db));
   const ledgerRepository = new LedgerRepository(db);
-  const ledger = new LedgerService(ledgerRepository, new PostingQueue(ledgerRepository));
+  // one queue: every posting request (transfers, seeds, batches, holds, captures, voids, reversals) takes one path
+  const queue = new PostingQueue(ledgerRepository);
+  const ledger = new LedgerService(ledgerRepository, queue);
   return {
     ledger,
+    holds: new HoldService(new HoldRepository(db), ledgerRepository, queue),
     webhook: new WebhookService(new WebhookRepository(db), ledger, logger),
     projects: new ProjectService(db),
     assets: new AssetService(db),

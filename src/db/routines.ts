@@ -10,7 +10,12 @@ import type pg from 'pg';
  * these files are code, installed by `migrate()` after the migrations whenever their text changes
  * (a repeatable migration), so a reader finds the rules in exactly one place.
  */
-export const ROUTINES = [{ name: 'ledger_post', file: 'src/domain/ledger/ledger_post.sql' }] as const;
+export const ROUTINES = [
+  { name: 'ledger_release_expired', file: 'src/domain/ledger/ledger_release_expired.sql' },
+  { name: 'ledger_move', file: 'src/domain/ledger/ledger_move.sql' },
+  { name: 'ledger_apply', file: 'src/domain/ledger/ledger_apply.sql' },
+  { name: 'ledger_post', file: 'src/domain/ledger/ledger_post.sql' },
+] as const;
 
 export interface Routine {
   name: string;
