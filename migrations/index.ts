@@ -8,6 +8,7 @@ import { Migration20261123000000_routines } from './Migration20261123000000_rout
 import { Migration20261123121000_api_key_management } from './Migration20261123121000_api_key_management.js';
 import { Migration20261123121100_webhook_event_transaction } from './Migration20261123121100_webhook_event_transaction.js';
 import { Migration20261123123000_as_of } from './Migration20261123123000_as_of.js';
+import { Migration20261123122000_holds_reversals_references } from './Migration20261123122000_holds_reversals_references.js';
 
 /** Explicit list, so compiled (dist) and TypeScript (jest) runs apply the same migrations. */
 export const migrations = [
@@ -21,4 +22,5 @@ export const migrations = [
   { name: 'Migration20261123121000_api_key_management', class: Migration20261123121000_api_key_management },
   { name: 'Migration20261123121100_webhook_event_transaction', class: Migration20261123121100_webhook_event_transaction },
   { name: 'Migration20261123123000_as_of', class: Migration20261123123000_as_of },
+  { name: 'Migration20261123122000_holds_reversals_references', class: Migration20261123122000_holds_reversals_references },
 ];

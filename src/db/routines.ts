@@ -12,6 +12,9 @@ import type pg from 'pg';
  * order: a routine that calls another comes after it.
  */
 export const ROUTINES = [
+  { name: 'ledger_release_expired', file: 'src/domain/ledger/ledger_release_expired.sql' },
+  { name: 'ledger_move', file: 'src/domain/ledger/ledger_move.sql' },
+  { name: 'ledger_apply', file: 'src/domain/ledger/ledger_apply.sql' },
   { name: 'ledger_post', file: 'src/domain/ledger/ledger_post.sql' },
   { name: 'webhook_post', file: 'src/domain/webhook/webhook_post.sql' },
 ] as const;
