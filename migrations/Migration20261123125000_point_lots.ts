@@ -11,10 +11,11 @@ import { Migration } from '@mikro-orm/migrations';
  *   while the asset had no expiry) are its balance minus the sum of its lots' `remaining`.
  *   Lots and balances of a wallet are written only under that wallet's row lock (ledger_post, the
  *   sweeper), so they never disagree. `hold_lots` records what each pending hold reserved from
- *   which lot (for the holds of part two).
+ *   which lot (CONTRACT §10 × §15).
  * - An expired lot leaves the wallet in a transaction of kind `expiry` to the reserved address
  *   `@expired`: from the customer wallet to no wallet (`to_wallet_id` and `to_balance` NULL, as a
- *   seed has no `from_wallet_id`), dated the lot's `expires_at`, `lot_id` naming the lot.
+ *   seed has no `from_wallet_id` and a seed's reversal no receiver), dated the lot's `expires_at`,
+ *   `lot_id` naming the lot.
  *
  * Indexes: `lots_wallet_idx` serves a wallet's live lots in expiry order (consumption reads only
  * the lots it consumes, listing reads only live lots: spent lots leave the partial index);
@@ -54,28 +55,31 @@ export class Migration20261123125000_point_lots extends Migration {
         hold_id uuid NOT NULL,
         lot_id bigint NOT NULL,
         project_id integer NOT NULL,
+        wallet_id uuid NOT NULL,
+        asset_id uuid NOT NULL,
         amount bigint NOT NULL CHECK (amount >= 0),
         PRIMARY KEY (hold_id, lot_id)
       )`);
+    // "does this wallet have holds reserving lots?": one probe before a posting touches it
+    this.addSql(`CREATE INDEX hold_lots_wallet_idx ON hold_lots (wallet_id, asset_id)`);
     this.addSql(`ALTER TABLE transactions ADD COLUMN lot_id bigint`);
-    this.addSql(`ALTER TABLE transactions ALTER COLUMN to_wallet_id DROP NOT NULL, ALTER COLUMN to_balance DROP NOT NULL`);
-    this.addSql(`ALTER TABLE transactions DROP CONSTRAINT transactions_kind_check`);
-    this.addSql(`ALTER TABLE transactions ADD CONSTRAINT transactions_kind_check CHECK (kind IN ('transfer', 'seed', 'expiry'))`);
-    // Only an expiry goes to no wallet (@expired); it names its lot and records no receiving balance.
+    // The kinds and receivers of migration 122000 (holds, reversals), plus `expiry`: to no wallet
+    // (@expired), naming its lot.
+    this.addSql(`ALTER TABLE transactions DROP CONSTRAINT transactions_kind_check, DROP CONSTRAINT transactions_receiver_check`);
     this.addSql(`
-      ALTER TABLE transactions ADD CONSTRAINT transactions_expiry_shape CHECK (
-        (kind = 'expiry') = (to_wallet_id IS NULL)
-        AND (to_wallet_id IS NULL) = (to_balance IS NULL)
-        AND (kind = 'expiry') = (lot_id IS NOT NULL)
-      )`);
+      ALTER TABLE transactions
+        ADD CONSTRAINT transactions_kind_check CHECK (kind IN ('transfer', 'seed', 'capture', 'reversal', 'expiry')),
+        ADD CONSTRAINT transactions_receiver_check CHECK ((to_wallet_id IS NULL) = (to_balance IS NULL) AND (to_wallet_id IS NOT NULL OR kind IN ('reversal', 'expiry'))),
+        ADD CONSTRAINT transactions_expiry_check CHECK ((kind = 'expiry') = (lot_id IS NOT NULL) AND (kind <> 'expiry' OR to_wallet_id IS NULL))`);
   }
 
   override down(): void {
     this.addSql(`DELETE FROM transactions WHERE kind = 'expiry'`);
-    this.addSql(`ALTER TABLE transactions DROP CONSTRAINT transactions_expiry_shape`);
-    this.addSql(`ALTER TABLE transactions DROP CONSTRAINT transactions_kind_check`);
-    this.addSql(`ALTER TABLE transactions ADD CONSTRAINT transactions_kind_check CHECK (kind IN ('transfer', 'seed'))`);
-    this.addSql(`ALTER TABLE transactions ALTER COLUMN to_wallet_id SET NOT NULL, ALTER COLUMN to_balance SET NOT NULL`);
+    this.addSql(`ALTER TABLE transactions DROP CONSTRAINT transactions_expiry_check, DROP CONSTRAINT transactions_kind_check, DROP CONSTRAINT transactions_receiver_check`);
+    this.addSql(`
+      ALTER TABLE transactions
+        ADD CONSTRAINT transactions_kind_check CHECK (kind IN ('transfer', 'seed', 'capture', 'reversal')),
+        ADD CONSTRAINT transactions_receiver_check CHECK ((to_wallet_id IS NULL) = (to_balance IS NULL) AND (to_wallet_id IS NOT NULL OR kind = 'reversal'))`);
     this.addSql(`ALTER TABLE transactions DROP COLUMN lot_id`);
     this.addSql(`DROP TABLE hold_lots`);
     this.addSql(`DROP TABLE lots`);

@@ -7,6 +7,7 @@ import { Migration20261121050000_owner_wallet_counts } from './Migration20261121
 import { Migration20261123000000_routines } from './Migration20261123000000_routines.js';
 import { Migration20261123121000_api_key_management } from './Migration20261123121000_api_key_management.js';
 import { Migration20261123121100_webhook_event_transaction } from './Migration20261123121100_webhook_event_transaction.js';
+import { Migration20261123122000_holds_reversals_references } from './Migration20261123122000_holds_reversals_references.js';
 import { Migration20261123123000_as_of } from './Migration20261123123000_as_of.js';
 import { Migration20261123125000_point_lots } from './Migration20261123125000_point_lots.js';
 
@@ -21,6 +22,7 @@ export const migrations = [
   { name: 'Migration20261123000000_routines', class: Migration20261123000000_routines },
   { name: 'Migration20261123121000_api_key_management', class: Migration20261123121000_api_key_management },
   { name: 'Migration20261123121100_webhook_event_transaction', class: Migration20261123121100_webhook_event_transaction },
+  { name: 'Migration20261123122000_holds_reversals_references', class: Migration20261123122000_holds_reversals_references },
   { name: 'Migration20261123123000_as_of', class: Migration20261123123000_as_of },
   { name: 'Migration20261123125000_point_lots', class: Migration20261123125000_point_lots },
 ];

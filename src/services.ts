@@ -10,13 +10,16 @@ import { loadPlans } from './domain/auth/plan.repository.js';
 import { IdempotencyRepository } from './domain/idempotency/idempotency.repository.js';
 import { IdempotencyService } from './domain/idempotency/idempotency.service.js';
 import { LedgerRepository } from './domain/ledger/ledger.repository.js';
-import { LedgerService, postingOutcome } from './domain/ledger/ledger.service.js';
+import { LedgerService } from './domain/ledger/ledger.service.js';
+import { postingOutcome } from './domain/ledger/movement.js';
 import { PostingQueue } from './domain/ledger/posting-queue.js';
 import { WebhookRepository } from './domain/webhook/webhook.repository.js';
 import { WebhookService } from './domain/webhook/webhook.service.js';
 import { AssetService } from './domain/assets/asset.service.js';
 import { ProjectService } from './domain/projects/project.service.js';
 import { WalletService } from './domain/wallets/wallet.service.js';
+import { HoldRepository } from './domain/holds/hold.repository.js';
+import { HoldService } from './domain/holds/hold.service.js';
 import type { Logger } from './logger.js';
 import { LotRepository } from './domain/lots/lot.repository.js';
 import { LotService } from './domain/lots/lot.service.js';
@@ -35,6 +38,7 @@ export interface Services {
   plans: PlanService;
   idempotency: IdempotencyService;
   ledger: LedgerService;
+  holds: HoldService;
   webhook: WebhookService;
   projects: ProjectService;
   assets: AssetService;
@@ -54,7 +58,8 @@ export async function createServices(db: Database, logger: Logger, options: { lo
   await apiKeys.followChanges(notifications);
   const ledgerRepository = new LedgerRepository(db);
   const metrics = new Metrics(db.pool);
-  const queue = new PostingQueue(ledgerRepository, (results) => metrics.observePostingCommit(results.map((r) => postingOutcome(r.code))));
+  // one queue: every posting request (transfers, seeds, batches, holds, captures, voids, reversals) takes one path
+  const queue = new PostingQueue(ledgerRepository, (results) => metrics.observePostingCommit(results.map(postingOutcome)));
   const ledger = new LedgerService(ledgerRepository, queue);
   const wallets = new WalletService(db);
   const lotRepository = new LotRepository(db);
@@ -62,6 +67,7 @@ export async function createServices(db: Database, logger: Logger, options: { lo
   lotSweeperMetrics(metrics, lotSweeper);
   return {
     ledger,
+    holds: new HoldService(new HoldRepository(db), ledgerRepository, queue),
     webhook: new WebhookService(new WebhookRepository(db), ledger),
     projects: new ProjectService(db),
     assets: new AssetService(db),

@@ -12,17 +12,20 @@ import type pg from 'pg';
  * order: a routine that calls another comes after it.
  */
 export const ROUTINES = [
-  { name: 'ledger_post', file: 'src/domain/ledger/ledger_post.sql' },
-  { name: 'webhook_post', file: 'src/domain/webhook/webhook_post.sql' },
-  // Points that expire (CONTRACT §15): the lot rules, called by ledger_post and the sweeper.
+  { name: 'ledger_release_expired', file: 'src/domain/ledger/ledger_release_expired.sql' },
+  // Points that expire (CONTRACT §15): the lot rules, called by ledger_move, ledger_apply and the sweeper.
   { name: 'lots_expire_due', file: 'src/domain/lots/lots_expire_due.sql' },
+  { name: 'lots_release', file: 'src/domain/lots/lots_release.sql' },
+  { name: 'lots_settle', file: 'src/domain/lots/lots_settle.sql' },
   { name: 'lots_credit', file: 'src/domain/lots/lots_credit.sql' },
   { name: 'lots_consume', file: 'src/domain/lots/lots_consume.sql' },
-  { name: 'lots_sweep', file: 'src/domain/lots/lots_sweep.sql' },
-  // Holds and lots (§10 × §15): for the hold verbs to call (reserve on create, consume on capture, release).
   { name: 'lots_reserve', file: 'src/domain/lots/lots_reserve.sql' },
   { name: 'lots_capture', file: 'src/domain/lots/lots_capture.sql' },
-  { name: 'lots_release', file: 'src/domain/lots/lots_release.sql' },
+  { name: 'lots_sweep', file: 'src/domain/lots/lots_sweep.sql' },
+  { name: 'ledger_move', file: 'src/domain/ledger/ledger_move.sql' },
+  { name: 'ledger_apply', file: 'src/domain/ledger/ledger_apply.sql' },
+  { name: 'ledger_post', file: 'src/domain/ledger/ledger_post.sql' },
+  { name: 'webhook_post', file: 'src/domain/webhook/webhook_post.sql' },
 ] as const;
 
 export interface Routine {

@@ -10,6 +10,8 @@ export const ERROR_STATUS = {
   wallet_inactive: 409,
   wallet_not_empty: 409,
   asset_in_use: 409,
+  hold_expired: 409,
+  hold_not_pending: 409,
   idempotency_in_progress: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,

@@ -1,6 +1,6 @@
 import type { GraphQLContext } from './context.js';
 import { projectIdOrNull } from './ids.js';
-import { transactionByIdModel } from './presenters.js';
+import { holdModel, transactionByIdModel } from './presenters.js';
 
 type ReferenceResolver = (reference: { id: string }, ctx: GraphQLContext) => Promise<unknown> | null;
 
@@ -19,5 +19,9 @@ export const referenceResolvers: Record<string, ReferenceResolver> = {
   Transaction: async (reference, ctx) => {
     const row = await ctx.loaders.transaction.load(String(reference.id));
     return row ? transactionByIdModel(row) : null;
+  },
+  Hold: async (reference, ctx) => {
+    const hold = await ctx.loaders.hold.load(String(reference.id));
+    return hold ? holdModel(hold) : null;
   },
 };

@@ -1,3 +1,4 @@
+import type { HoldView } from '../domain/holds/hold.types.js';
 import DataLoader from 'dataloader';
 import type { Principal } from '../domain/auth/api-key.service.js';
 import type { AssetView } from '../domain/assets/asset.types.js';
@@ -48,6 +49,7 @@ export interface Loaders {
   asset: DataLoader<string, AssetView | null>;
   wallet: DataLoader<string, WalletView | null>;
   transaction: DataLoader<string, TransactionRow | null>;
+  hold: DataLoader<string, HoldView | null>;
   assetsOfProject: DataLoader<number, AssetView[]>;
   walletsOfProject: DataLoader<WalletSliceKey, WalletSlice, string>;
   balances: DataLoader<string, BalanceRow[]>;
@@ -65,6 +67,7 @@ export function createLoaders(principal: Principal, services: Services): Loaders
     asset: new DataLoader((ids) => services.assets.getMany(ownerId, ids)),
     wallet: new DataLoader((ids) => services.wallets.getMany(ownerId, ids)),
     transaction: new DataLoader((ids) => services.ledger.transactionsByIds(principal, ids)),
+    hold: new DataLoader((ids) => services.holds.getMany(ownerId, ids)),
     assetsOfProject: new DataLoader((projectIds) => services.assets.listByProjects(ownerId, projectIds)),
     walletsOfProject: new DataLoader(
       (keys) =>

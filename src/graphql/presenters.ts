@@ -1,3 +1,4 @@
+import type { HoldView } from '../domain/holds/hold.types.js';
 import type { BalanceAsOfRow, BalanceRow, HistoryRow, TransactionRow } from '../domain/ledger/ledger.types.js';
 import type { LotRow } from '../domain/lots/lot.types.js';
 import { minorToDecimalString } from '../domain/money.js';
@@ -18,10 +19,14 @@ export interface TransactionModel {
   /** The resulting balance of the wallet whose history lists it. */
   balance: string | null;
   fromWalletId: string | null;
-  /** null: an expiry (to @expired). */
+  /** null: back to @mint (a seed's reversal) or to @expired (an expiry). */
   toWalletId: string | null;
   /** Relay cursor position within a wallet's history. */
   seq: string;
+  reverses: string | null;
+  reversedAmount: string;
+  reference: string | null;
+  metadata: Record<string, unknown>;
 }
 
 export interface BalanceModel {
@@ -30,8 +35,9 @@ export interface BalanceModel {
   account: string;
   currency: string;
   balance: string;
-  /** Set on a balance read as of a time (CONTRACT §14): what describes the present (held, available) is then null. */
-  asOf?: Date;
+  /** Null on a balance read as of a time (CONTRACT §14): they describe the present. */
+  held: string | null;
+  available: string | null;
 }
 
 export function transactionModel(row: HistoryRow): TransactionModel {
@@ -52,6 +58,10 @@ export function transactionByIdModel(row: TransactionRow): TransactionModel {
     fromWalletId: row.fromWalletId,
     toWalletId: row.toWalletId,
     seq: row.seq,
+    reverses: row.reverses,
+    reversedAmount: minorToDecimalString(row.reversedAmount, row.fractions),
+    reference: row.reference,
+    metadata: row.metadata,
   };
 }
 
@@ -67,10 +77,54 @@ export function lotModel(row: LotRow): LotModel {
 }
 
 export function balanceModel(row: BalanceRow): BalanceModel {
-  return { walletId: row.walletId, assetId: row.assetId, account: row.address, currency: row.symbol, balance: minorToDecimalString(row.amount, row.fractions) };
+  return {
+    walletId: row.walletId,
+    assetId: row.assetId,
+    account: row.address,
+    currency: row.symbol,
+    balance: minorToDecimalString(row.amount, row.fractions),
+    held: minorToDecimalString(row.held, row.fractions),
+    available: minorToDecimalString(row.amount - row.held, row.fractions),
+  };
+}
+
+export interface HoldModel {
+  id: string;
+  projectId: number;
+  amount: string;
+  currency: string;
+  from: string;
+  to: string;
+  status: HoldView['status'];
+  capturedAmount: string;
+  transactionId: string | null;
+  expiresAt: Date | string | null;
+  createdAt: Date | string;
+  updatedAt: Date | string;
+  reference: string | null;
+  metadata: Record<string, unknown>;
+}
+
+export function holdModel(hold: HoldView): HoldModel {
+  return {
+    id: hold.id,
+    projectId: hold.projectId,
+    amount: minorToDecimalString(hold.amount, hold.fractions),
+    currency: hold.symbol,
+    from: hold.from,
+    to: hold.to,
+    status: hold.status,
+    capturedAmount: minorToDecimalString(hold.capturedAmount, hold.fractions),
+    transactionId: hold.transactionId,
+    expiresAt: hold.expiresAt,
+    createdAt: hold.createdAt,
+    updatedAt: hold.updatedAt,
+    reference: hold.reference,
+    metadata: hold.metadata,
+  };
 }
 
 /** A balance as of a time: the posted balance; the fields of the present (held, available) stay unset, so null. */
 export function balanceAsOfModel(row: BalanceAsOfRow, asOf: Date): BalanceModel {
-  return { walletId: row.walletId, assetId: row.assetId, account: row.address, currency: row.symbol, balance: minorToDecimalString(row.amount, row.fractions), asOf };
+  return { walletId: row.walletId, assetId: row.assetId, account: row.address, currency: row.symbol, balance: minorToDecimalString(row.amount, row.fractions), held: null, available: null };
 }

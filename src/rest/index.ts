@@ -9,11 +9,12 @@ import { webhookRoutes } from './webhook.routes.js';
 import { assetRoutes } from './assets.routes.js';
 import { projectRoutes } from './projects.routes.js';
 import { walletRoutes } from './wallets.routes.js';
+import { holdRoutes } from './holds.routes.js';
 import { lotRoutes } from './lots.routes.js';
 
 /** Every HTTP route: the REST compatibility interface, /graphql and /openapi.json. */
 export function allRoutes(services: Services, graphql: GraphQLEndpoint): Route[] {
-  const rest: Route[] = [...systemRoutes(services), ...adminRoutes(services), ...transactionRoutes(services), ...webhookRoutes(services), ...projectRoutes(services), ...assetRoutes(services), ...walletRoutes(services), ...lotRoutes(services)];
+  const rest: Route[] = [...systemRoutes(services), ...adminRoutes(services), ...transactionRoutes(services), ...webhookRoutes(services), ...projectRoutes(services), ...assetRoutes(services), ...walletRoutes(services), ...holdRoutes(services), ...lotRoutes(services)];
   const graphqlHandler: Route['handler'] = ({ req, body, principal, requestId, log }) => graphql.handle(req, body, principal, requestId, log);
   const openapi = buildOpenApi(rest);
   return [

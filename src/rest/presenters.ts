@@ -10,12 +10,18 @@ export interface TransactionJson {
   from: string;
   to: string;
   date: string;
+  reverses: string | null;
+  reversedAmount: number;
+  reference: string | null;
+  metadata: Record<string, unknown>;
 }
 
 export interface BalanceJson {
   account: string;
   currency: string;
   balance: number;
+  held: number;
+  available: number;
 }
 
 export type BalanceAsOfJson = Pick<BalanceJson, 'account' | 'currency' | 'balance'>;
@@ -29,11 +35,21 @@ export function transactionJson(row: HistoryRow): TransactionJson {
     from: row.fromAddress,
     to: row.toAddress,
     date: row.date.toISOString(),
+    reverses: row.reverses,
+    reversedAmount: toMajor(row.reversedAmount, row.fractions),
+    reference: row.reference,
+    metadata: row.metadata,
   };
 }
 
 export function balanceJson(row: BalanceRow): BalanceJson {
-  return { account: row.address, currency: row.symbol, balance: toMajor(row.amount, row.fractions) };
+  return {
+    account: row.address,
+    currency: row.symbol,
+    balance: toMajor(row.amount, row.fractions),
+    held: toMajor(row.held, row.fractions),
+    available: toMajor(row.amount - row.held, row.fractions),
+  };
 }
 
 /** A balance as of a time (CONTRACT §14): the posted balance, without what describes the present (holds). */

@@ -1,12 +1,18 @@
 import { z } from 'zod';
 import { route, type Route } from '../http/route.js';
 import type { Services } from '../services.js';
+import { MAX_BATCH_LEGS } from '../domain/ledger/ledger.service.js';
 import { balanceAsOfJson, balanceJson, pagination, transactionJson } from './presenters.js';
-import { Amount, AsOfQuery, BalanceAsOfBody, BalanceBody, PageQuery, PaginationBody, ProjectId, ProjectIdQuery, Symbol, TransactionBody, WalletRef } from './schemas.js';
+import { Amount, AsOfQuery, BalanceAsOfBody, BalanceBody, Metadata, PageQuery, PaginationBody, ProjectId, ProjectIdQuery, Reference, Symbol, TransactionBody, Uuid, WalletRef } from './schemas.js';
 
-const TransferBody = z.strictObject({ amount: Amount, currency: Symbol, from: WalletRef, to: WalletRef, projectId: ProjectId });
-const SeedBody = z.strictObject({ amount: Amount, currency: Symbol, projectId: ProjectId, to: WalletRef });
-const HistoryQuery = z.strictObject({ walletId: WalletRef, projectId: ProjectIdQuery.optional(), currency: Symbol.optional(), asOf: AsOfQuery.optional(), ...PageQuery });
+const Annotations = { reference: Reference.optional(), metadata: Metadata.optional() };
+const TransferBody = z.strictObject({ amount: Amount, currency: Symbol, from: WalletRef, to: WalletRef, projectId: ProjectId, ...Annotations });
+const SeedBody = z.strictObject({ amount: Amount, currency: Symbol, projectId: ProjectId, to: WalletRef, ...Annotations });
+const LegBody = z.strictObject({ amount: Amount, currency: Symbol, from: WalletRef, to: WalletRef, ...Annotations });
+const BatchBody = z.strictObject({ projectId: ProjectId, transfers: z.array(LegBody).min(1).max(MAX_BATCH_LEGS) });
+const ReverseBody = z.strictObject({ projectId: ProjectId, amount: Amount.optional(), ...Annotations });
+const IdParams = z.strictObject({ id: Uuid });
+const HistoryQuery = z.strictObject({ walletId: WalletRef, projectId: ProjectIdQuery.optional(), currency: Symbol.optional(), reference: Reference.optional(), asOf: AsOfQuery.optional(), ...PageQuery });
 const HistoryBody = z.object({ balance: BalanceBody, pagination: PaginationBody, transactions: z.array(TransactionBody) });
 const HistoryAsOfBody = z.object({ balance: BalanceAsOfBody, pagination: PaginationBody, transactions: z.array(TransactionBody) });
 
@@ -37,6 +43,33 @@ export function transactionRoutes({ ledger }: Services): Route[] {
         errors: ['not_found', 'wallet_inactive', 'conflict'],
       },
       handler: async ({ principal, body }) => ({ status: 201, body: { transaction: [transactionJson(await ledger.seed(principal, body))] } }),
+    }),
+    route({
+      method: 'POST',
+      path: '/transactions/batch',
+      auth: 'api_key',
+      body: BatchBody,
+      doc: {
+        summary: '1–100 transfers in one database transaction, in order: all post or none does (a refusal names the leg in details.index)',
+        tag: 'transactions',
+        response: { status: 201, schema: z.object({ transactions: z.array(TransactionBody) }) },
+        errors: ['not_found', 'insufficient_funds', 'wallet_inactive', 'conflict'],
+      },
+      handler: async ({ principal, body }) => ({ status: 201, body: { transactions: (await ledger.batch(principal, body)).map(transactionJson) } }),
+    }),
+    route({
+      method: 'POST',
+      path: '/transactions/{id}/reverse',
+      auth: 'api_key',
+      params: IdParams,
+      body: ReverseBody,
+      doc: {
+        summary: 'Reverse a transaction (all that is still reversible, or `amount`): from its receiver back to its sender, @mint for a seed',
+        tag: 'transactions',
+        response: { status: 201, schema: z.object({ transaction: TransactionBody }) },
+        errors: ['not_found', 'insufficient_funds', 'wallet_inactive', 'conflict'],
+      },
+      handler: async ({ principal, params, body }) => ({ status: 201, body: { transaction: transactionJson(await ledger.reverse(principal, params.id, body)) } }),
     }),
     route({
       method: 'GET',

@@ -69,7 +69,7 @@ describe('effects: the same service calls as REST', () => {
     expect(tx).toMatchObject({ amount: '12.25', from: p.system.address, to: p.customers[0].address, balance: '1238.25', fromWallet: { id: p.system.id }, toWallet: { id: p.customers[0].id } });
     expect(await balanceOf(p.customers[0].id)).toBe(before + 12.25);
     const history = await expectStatus(t.request('GET', `/transactions?walletId=${p.system.id}&limit=1`, { key }), 200);
-    expect(history.transactions[0]).toEqual({ id: tx.id, amount: 12.25, currency: 'PTS', from: tx.from, to: tx.to, date: tx.date, balance: 1238.25 });
+    expect(history.transactions[0]).toEqual({ id: tx.id, amount: 12.25, currency: 'PTS', from: tx.from, to: tx.to, date: tx.date, balance: 1238.25, reverses: null, reversedAmount: 0, reference: null, metadata: {} });
   });
 
   it('setWalletStatus suspends and reactivates', async () => {

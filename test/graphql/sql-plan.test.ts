@@ -79,6 +79,16 @@ async function seedMain(): Promise<void> {
   await transfer(a, main, customers[40].id, customers[41].id, 5);
   await setStatus(customers[40], main.projectId, 'closed');
   await setStatus(customers[103], main.projectId, 'closed');
+  // Holds (CONTRACT §10): a pending one, one expired without any release (held is computed), a
+  // captured one; a reversal of a seed (to @mint) and a partial reversal; references and metadata.
+  await post('/holds', { amount: 0.5, currency: 'PTS', from: customers[0].id, to: customers[1].id, projectId: main.projectId, reference: 'hold:pending' });
+  const expiring = await post('/holds', { amount: 1.25, currency: 'PTS', from: customers[4].id, to: customers[1].id, projectId: main.projectId, expiresIn: 1 });
+  const captured = await post('/holds', { amount: 2, currency: 'PTS', from: customers[5].id, to: customers[6].id, projectId: main.projectId });
+  await post(`/holds/${captured.hold.id}/capture`, { projectId: main.projectId, amount: 1.5 });
+  const minted = (await post('/transactions/seed', { amount: 7, currency: 'PTS', to: system, projectId: main.projectId, reference: 'seed#7', metadata: { batch: 'x' } })).transaction[0];
+  await post(`/transactions/${minted.id}/reverse`, { projectId: main.projectId, amount: 2, reference: 'undo/seed#7' });
+  await post(`/transactions/${paid[7]}/reverse`, { projectId: main.projectId, amount: 0.01 });
+  await a.db.query(`UPDATE holds SET expires_at = now() - interval '1 second' WHERE id = $1`, [expiring.hold.id]);
   await setStatus(customers[10], main.projectId, 'suspended');
   await setStatus(customers[11], main.projectId, 'suspended');
 }
@@ -306,6 +316,7 @@ describe('falls back to the resolvers', () => {
     ['Project.asset', () => ({ query: 'query($id: ID!) { project(id: $id) { id asset { id symbol fractions } } }', variables: { id: project() } }), 'data'],
     ['Project.assets', () => ({ query: 'query($id: ID!) { project(id: $id) { assets(first: 2) { totalCount edges { node { symbol } } } } }', variables: { id: project() } }), 'data'],
     ['Wallet.project', () => ({ query: 'query($id: ID!) { wallet(id: $id) { id project { id name } } }', variables: { id: walletId() } }), 'data'],
+    ['Transaction.metadata inside Wallet.transactions', () => ({ query: 'query($id: ID!) { wallet(id: $id) { transactions(first: 5) { edges { node { id reference metadata } } } } }', variables: { id: main.system.id } }), 'data'],
     ['Transaction.toWallet inside Wallet.transactions', () => ({ query: 'query($id: ID!) { wallet(id: $id) { transactions(first: 3) { edges { node { id toWallet { id } } } } } }', variables: { id: walletId() } }), 'data'],
     ['Transaction.toWallet of an expiry (null)', () => ({ query: 'query($id: ID!) { wallet(id: $id) { transactions(first: 3) { edges { node { to toWallet { id } } } } } }', variables: { id: gems.customers[2].id } }), 'data'],
     ['Balance.expiring', () => ({ query: 'query($id: ID!) { wallet(id: $id) { balances { balance expiring { amount remaining expiresAt createdAt } } } }', variables: { id: gems.customers[2].id } }), 'data'],

@@ -133,9 +133,9 @@ describe('GET /transactions?asOf=', () => {
       balance: { account: c0.address, currency: 'PTS', balance: 120 },
       pagination: { page: 1, limit: 20, total: 3, totalPages: 1 },
       transactions: [
-        { id: ids[4], amount: 30, currency: 'PTS', balance: 120, from: c0.address, to: system.address, date: DATES[4] },
-        { id: ids[2], amount: 50, currency: 'PTS', balance: 150, from: system.address, to: c0.address, date: DATES[2] },
-        { id: ids[1], amount: 100, currency: 'PTS', balance: 100, from: system.address, to: c0.address, date: DATES[1] },
+        { id: ids[4], amount: 30, currency: 'PTS', balance: 120, from: c0.address, to: system.address, date: DATES[4], reverses: null, reversedAmount: 0, reference: null, metadata: {} },
+        { id: ids[2], amount: 50, currency: 'PTS', balance: 150, from: system.address, to: c0.address, date: DATES[2], reverses: null, reversedAmount: 0, reference: null, metadata: {} },
+        { id: ids[1], amount: 100, currency: 'PTS', balance: 100, from: system.address, to: c0.address, date: DATES[1], reverses: null, reversedAmount: 0, reference: null, metadata: {} },
       ],
     });
   });

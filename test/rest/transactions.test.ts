@@ -18,7 +18,7 @@ describe('POST /transactions', () => {
     const res = await transfer({ amount: 12.5, from: a.id, to: b.address });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
-      transaction: { id: expect.stringMatching(UUID), amount: 12.5, currency: 'PTS', balance: 87.5, from: a.address, to: b.address, date: expect.stringMatching(ISO_MS) },
+      transaction: { id: expect.stringMatching(UUID), amount: 12.5, currency: 'PTS', balance: 87.5, from: a.address, to: b.address, date: expect.stringMatching(ISO_MS), reverses: null, reversedAmount: 0, reference: null, metadata: {} },
     });
     const balances = await minorBalances(t, e.projectId);
     expect(balances.get(a.id)).toBe(8750n);
@@ -122,7 +122,7 @@ describe('POST /transactions/seed', () => {
     expect(res.status).toBe(201);
     expect(res.body.transaction).toHaveLength(1);
     const [tx] = res.body.transaction;
-    expect(tx).toEqual({ id: expect.stringMatching(UUID), amount: 5.25, currency: 'PTS', balance: expect.any(Number), from: '@mint', to: e.system.address, date: expect.stringMatching(ISO_MS) });
+    expect(tx).toEqual({ id: expect.stringMatching(UUID), amount: 5.25, currency: 'PTS', balance: expect.any(Number), from: '@mint', to: e.system.address, date: expect.stringMatching(ISO_MS), reverses: null, reversedAmount: 0, reference: null, metadata: {} });
     expect(BigInt(Math.round(tx.balance * 100))).toBe((await minorBalances(t, e.projectId)).get(e.system.id));
   });
 
@@ -157,7 +157,7 @@ describe('GET /transactions', () => {
     const [a] = h.customers;
     const res = await t.request('GET', `/transactions?walletId=${a.id}`, { key: h.key });
     expect(res.status).toBe(200);
-    expect(res.body.balance).toEqual({ account: a.address, currency: 'PTS', balance: 36.75 });
+    expect(res.body.balance).toEqual({ account: a.address, currency: 'PTS', balance: 36.75, held: 0, available: 36.75 });
     expect(res.body.pagination).toEqual({ page: 1, limit: 20, total: 4, totalPages: 1 });
     const txs = res.body.transactions;
     expect(txs.map((x: { amount: number }) => x.amount)).toEqual([3, 0.25, 10.5, 50]);

@@ -32,7 +32,8 @@ export async function symbolTaken(em: EntityManager, ownerId: string, projectId:
 }
 
 /**
- * "Has transactions": balances(asset_id) is indexed and a balance row exists for an asset exactly
+ * "Has transactions" (or holds: a hold needs its sender's funded balance row in the asset, so an
+ * asset with holds always has balance rows): balances(asset_id) is indexed and a balance row exists for an asset exactly
  * when a posting touched it, which transactions(asset_id) (not indexed) would answer slowly.
  */
 export async function hasPostings(em: EntityManager, assetId: string): Promise<boolean> {

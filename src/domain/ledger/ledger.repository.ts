@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.js';
-import type { AssetRef, BalanceAsOfRow, BalanceRow, HistoryRow, PostingRequest, PostingResult, TransactionRow, WalletRef } from './ledger.types.js';
+import type { AssetRef, BalanceAsOfRow, BalanceRow, HistoryRow, PostingLeg, PostingRequest, PostingResult, TransactionRow, WalletRef } from './ledger.types.js';
 import { EXPIRED_ADDRESS, MINT_ADDRESS } from './ledger.types.js';
 import { isUuid } from '../shared/ids.js';
 
@@ -27,11 +27,17 @@ SELECT p.id AS project_id,
      ORDER BY (w.id = $7::uuid) DESC NULLS LAST LIMIT 1) AS to_wallet
 FROM projects p WHERE p.id = $1 AND p.owner_id = $2`;
 
+/**
+ * The receiver's address of transaction `t`, given the SQL of its wallet's address (NULL when it
+ * has no receiving wallet): an expiry goes to @expired (CONTRACT §15), a seed's reversal back to @mint.
+ */
+export const receiverAddress = (walletAddress: string): string =>
+  `CASE WHEN t.kind = 'expiry' THEN '${EXPIRED_ADDRESS}' ELSE coalesce(${walletAddress}, '${MINT_ADDRESS}') END`;
+
 const HISTORY_COLUMNS = `
   t.id, t.seq::text AS seq, t.project_id, t.asset_id, a.symbol, a.fractions, t.amount::text AS amount,
-  t.from_wallet_id, t.to_wallet_id, coalesce(wf.address, '${MINT_ADDRESS}') AS from_address,
-  coalesce(wt.address, '${EXPIRED_ADDRESS}') AS to_address,
-  t.created_at`;
+  t.from_wallet_id, t.to_wallet_id, coalesce(wf.address, '${MINT_ADDRESS}') AS from_address, ${receiverAddress('wt.address')} AS to_address,
+  t.created_at, t.reverses, t.reversed_amount::text AS reversed_amount, t.reference, t.metadata`;
 
 /**
  * The newest `limit` transactions of one wallet (sent and received), older than `beforeSeq`
@@ -55,6 +61,16 @@ export const transactionCountOf = (walletId: string): string => `(SELECT coalesc
 
 /** The running balance, after transaction `t`, of the wallet whose history lists it. */
 export const balanceAfter = (walletId: string): string => `CASE WHEN t.from_wallet_id = ${walletId} THEN t.from_balance ELSE t.to_balance END`;
+
+/**
+ * The effective `held` of balance row `b`: its stored `held` minus its pending holds already past
+ * their expires_at (not yet released by a posting), so a hold stops counting at that very
+ * instant. The holds are only read when something is held.
+ */
+export const effectiveHeld = (b: string): string => `(CASE WHEN ${b}.held > 0 THEN ${b}.held - coalesce((
+    SELECT sum(h.amount) FROM holds h
+     WHERE h.project_id = ${b}.project_id AND h.from_wallet_id = ${b}.wallet_id AND h.asset_id = ${b}.asset_id
+       AND h.status = 'pending' AND h.expires_at <= now()), 0) ELSE 0 END)`;
 
 /** The currencies (`a`) of project `p`: its own assets and a primary asset it shares; primary first, then creation order. */
 export const PROJECT_CURRENCIES = `JOIN assets a ON a.project_id = p.id OR a.id = p.asset_id`;
@@ -127,32 +143,48 @@ export class LedgerRepository {
    * carries webhook calls goes through `webhook_post`, which also stores them in that transaction.
    */
   async post(batch: PostingRequest[]): Promise<PostingResult[]> {
+    // Flattened into ledger_post's parallel arrays; a group's legs share a group number.
+    const legs: { leg: PostingLeg; group: number | null }[] = [];
+    batch.forEach((request, i) => {
+      if (request.kind === 'group') for (const leg of request.legs) legs.push({ leg, group: i });
+      else legs.push({ leg: request, group: null });
+    });
     const params: unknown[] = [
-      batch.map((b) => b.projectId),
-      batch.map((b) => b.assetId),
-      batch.map((b) => b.fromWalletId),
-      batch.map((b) => b.toWalletId),
-      batch.map((b) => b.amount.toString()),
-      batch.map((b) => b.requestKey),
+        legs.map(({ leg }) => leg.kind),
+        legs.map(({ leg }) => leg.projectId),
+        legs.map(({ leg }) => leg.assetId),
+        legs.map(({ leg }) => leg.fromWalletId),
+        legs.map(({ leg }) => leg.toWalletId),
+        legs.map(({ leg }) => (leg.amount === null ? null : leg.amount.toString())),
+        legs.map(({ leg }) => leg.requestKey),
+        legs.map(({ group }) => group),
+        legs.map(({ leg }) => leg.target ?? null),
+        legs.map(({ leg }) => leg.reference ?? null),
+        legs.map(({ leg }) => (leg.metadata ? JSON.stringify(leg.metadata) : null)),
+        legs.map(({ leg }) => leg.expiresIn ?? null),
     ];
-    const recording = batch.some((b) => b.call);
-    if (recording) params.push(JSON.stringify(batch.map((b) => (b.call ? { owner_id: b.call.ownerId, flow_id: b.call.flowId, values: b.call.values, message: b.call.message } : null))));
-    const rows = await this.db.query<{ idx: number; code: PostingResult['code']; tx_id: string | null; tx_seq: string | null; from_balance: string | null; to_balance: string | null; posted_at: Date | null }>(
-      recording
-        ? `SELECT * FROM webhook_post($1::int[], $2::uuid[], $3::uuid[], $4::uuid[], $5::bigint[], $6::text[], $7::jsonb)`
-        : `SELECT * FROM ledger_post($1::int[], $2::uuid[], $3::uuid[], $4::uuid[], $5::bigint[], $6::text[])`,
+    // A webhook flow's stored call goes into the posting's own transaction (webhook_post.sql).
+    const calls = legs.map(({ leg }) => (leg.call ? { owner_id: leg.call.ownerId, flow_id: leg.call.flowId, values: leg.call.values, message: leg.call.message } : null));
+    const recording = calls.some((call) => call !== null);
+    if (recording) params.push(JSON.stringify(calls));
+    const arrays = `$1::text[], $2::int[], $3::uuid[], $4::uuid[], $5::uuid[], $6::bigint[], $7::text[], $8::int[], $9::uuid[], $10::text[], $11::json[], $12::int[]`;
+    const rows = await this.db.query<RawPosting>(
+      recording ? `SELECT * FROM webhook_post(${arrays}, $13::jsonb)` : `SELECT * FROM ledger_post(${arrays})`,
       params,
     );
-    const results: PostingResult[] = new Array(batch.length);
-    for (const row of rows) {
-      results[row.idx - 1] = {
-        code: row.code,
-        id: row.tx_id ?? undefined,
-        seq: row.tx_seq ?? undefined,
-        fromBalance: row.from_balance === null ? undefined : BigInt(row.from_balance),
-        toBalance: row.to_balance === null ? undefined : BigInt(row.to_balance),
-        postedAt: row.posted_at ?? undefined,
-      };
+    const byIdx: PostingResult[] = new Array(legs.length);
+    for (const row of rows) byIdx[row.idx - 1] = toPostingResult(row);
+    const results: PostingResult[] = [];
+    let at = 0;
+    for (const request of batch) {
+      if (request.kind !== 'group') {
+        results.push(byIdx[at++]);
+        continue;
+      }
+      const mine = byIdx.slice(at, at + request.legs.length);
+      at += request.legs.length;
+      // a refused group answers its refused leg's code and detail (with index) on every leg
+      results.push(mine[0].code === 'ok' ? { code: 'ok', legs: mine } : { code: mine[0].code, detail: mine[0].detail });
     }
     return results;
   }
@@ -160,9 +192,9 @@ export class LedgerRepository {
   /** Every currency of each wallet's project, zero balances included, in asset creation order. */
   async balances(walletIds: readonly string[]): Promise<BalanceRow[]> {
     if (walletIds.length === 0) return [];
-    const rows = await this.db.query<{ wallet_id: string; address: string; asset_id: string; symbol: string; fractions: number; amount: string; tx_count: string }>(
+    const rows = await this.db.query<{ wallet_id: string; address: string; asset_id: string; symbol: string; fractions: number; amount: string; held: string; tx_count: string }>(
       `SELECT w.id AS wallet_id, w.address, a.id AS asset_id, a.symbol, a.fractions, coalesce(b.amount, 0)::text AS amount,
-              coalesce(b.tx_count, 0)::text AS tx_count
+              coalesce(${effectiveHeld('b')}, 0)::text AS held, coalesce(b.tx_count, 0)::text AS tx_count
          FROM wallets w
          JOIN projects p ON p.id = w.project_id
          ${PROJECT_CURRENCIES}
@@ -178,6 +210,7 @@ export class LedgerRepository {
       symbol: r.symbol,
       fractions: r.fractions,
       amount: BigInt(r.amount),
+      held: BigInt(r.held),
       transactionCount: Number(r.tx_count),
     }));
   }
@@ -217,12 +250,28 @@ export class LedgerRepository {
     return rows.map(toHistory);
   }
 
+  /**
+   * The wallet's transaction in one asset carrying `reference` (references are unique per
+   * project, so none or one): found through ledger_references' primary key.
+   */
+  async byReference(walletId: string, assetId: string, projectId: number, reference: string): Promise<HistoryRow[]> {
+    const rows = await this.db.query<RawHistory>(
+      `SELECT $1::uuid AS wallet_id, ${HISTORY_COLUMNS}, ${balanceAfter('$1::uuid')}::text AS balance
+         FROM ledger_references r
+         JOIN transactions t ON t.id = r.id
+         ${HISTORY_JOINS}
+        WHERE r.project_id = $3 AND r.reference = $4 AND t.asset_id = $2 AND $1::uuid IN (t.from_wallet_id, t.to_wallet_id)`,
+      [walletId, assetId, projectId, reference],
+    );
+    return rows.map(toHistory);
+  }
+
   /** The owner's transactions among `ids`, in one statement; unknown, foreign and malformed ids are simply absent. */
   async byIds(ownerId: string, ids: readonly string[]): Promise<TransactionRow[]> {
     const wanted = ids.filter(isUuid);
     if (wanted.length === 0) return [];
     const rows = await this.db.query<RawHistory>(
-      `SELECT coalesce(t.to_wallet_id, t.from_wallet_id) AS wallet_id, ${HISTORY_COLUMNS}, coalesce(t.to_balance, t.from_balance)::text AS balance
+      `SELECT t.to_wallet_id AS wallet_id, ${HISTORY_COLUMNS}, coalesce(t.to_balance, t.from_balance)::text AS balance
          FROM transactions t
          JOIN projects p ON p.id = t.project_id AND p.owner_id = $2
          ${HISTORY_JOINS}
@@ -300,6 +349,11 @@ export class LedgerRepository {
     return rows.map(toHistory);
   }
 
+  async ownsProject(ownerId: string, projectId: number): Promise<boolean> {
+    const rows = await this.db.query(`SELECT 1 FROM projects WHERE id = $1 AND owner_id = $2`, [projectId, ownerId]);
+    return rows.length > 0;
+  }
+
   async primaryAssetId(projectId: number): Promise<string | null> {
     const [row] = await this.db.query<{ asset_id: string | null }>(`SELECT asset_id FROM projects WHERE id = $1`, [projectId]);
     return row?.asset_id ?? null;
@@ -309,6 +363,31 @@ export class LedgerRepository {
     const [row] = await this.db.query<{ amount: string }>(`SELECT amount::text FROM balances WHERE wallet_id = $1 AND asset_id = $2`, [walletId, assetId]);
     return row ? BigInt(row.amount) : 0n;
   }
+}
+
+interface RawPosting {
+  idx: number;
+  code: PostingResult['code'];
+  tx_id: string | null;
+  tx_seq: string | null;
+  from_balance: string | null;
+  to_balance: string | null;
+  posted_at: Date | null;
+  hold_id: string | null;
+  detail: Record<string, unknown> | null;
+}
+
+function toPostingResult(row: RawPosting): PostingResult {
+  return {
+    code: row.code,
+    id: row.tx_id ?? undefined,
+    seq: row.tx_seq ?? undefined,
+    fromBalance: row.from_balance === null ? undefined : BigInt(row.from_balance),
+    toBalance: row.to_balance === null ? undefined : BigInt(row.to_balance),
+    postedAt: row.posted_at ?? undefined,
+    holdId: row.hold_id ?? undefined,
+    detail: row.detail ?? undefined,
+  };
 }
 
 interface RawHistory {
@@ -326,6 +405,10 @@ interface RawHistory {
   to_address: string;
   balance: string;
   created_at: Date;
+  reverses: string | null;
+  reversed_amount: string;
+  reference: string | null;
+  metadata: Record<string, unknown> | null;
 }
 
 function toHistory(r: RawHistory): HistoryRow {
@@ -344,5 +427,9 @@ function toHistory(r: RawHistory): HistoryRow {
     toAddress: r.to_address,
     balance: BigInt(r.balance),
     date: r.created_at,
+    reverses: r.reverses,
+    reversedAmount: BigInt(r.reversed_amount),
+    reference: r.reference,
+    metadata: r.metadata ?? {},
   };
 }

@@ -1,16 +1,19 @@
 import type { Principal } from '../auth/api-key.service.js';
-import { LedgerError, notFound, validationError } from '../errors.js';
-import { toMinor } from '../money.js';
+import { conflict, LedgerError, notFound, validationError } from '../errors.js';
 import { nextPostingKey } from '../idempotency/request-scope.js';
 import { type LedgerRepository, type PostingContext } from './ledger.repository.js';
-import { checkReferences } from './ledger.rules.js';
+import { checkAnnotations, checkReferences, type Annotations } from './ledger.rules.js';
 import type { PostingQueue } from './posting-queue.js';
-import type { AssetRef, BalanceAsOfRow, BalanceRow, HistoryRow, PostingCode, PostingResult, PostingSummary, TransactionRow, WalletRef, WebhookCall } from './ledger.types.js';
+import type { AssetRef, BalanceAsOfRow, BalanceRow, HistoryRow, PostingLeg, PostingResult, PostingSummary, TransactionRow, WalletRef, WebhookCall } from './ledger.types.js';
 import { groupByWallet, MINT_ADDRESS } from './ledger.types.js';
 import { asOfRefusal, checkAsOf, type AsOfWallet } from './as-of.rules.js';
-import { isUuid } from '../shared/ids.js';
+import { isUuid, UuidRule } from '../shared/ids.js';
+import { checkField } from '../shared/validation.js';
+import { minorAmount, refusal, requireWallets, resolveContext, resolveMovement, type AmountSource } from './movement.js';
 
-export interface TransferInput {
+export type { AmountSource } from './movement.js';
+
+export interface TransferInput extends Annotations {
   projectId: number;
   currency: string;
   from: string;
@@ -18,15 +21,22 @@ export interface TransferInput {
   amount: number | string;
 }
 
-export interface SeedInput {
+export interface SeedInput extends Annotations {
   projectId: number;
   currency: string;
   to: string;
   amount: number | string;
 }
 
-/** Where a posting's amount comes from: major units, or already-converted minor units (webhook fiat). */
-export type AmountSource = number | string | ((asset: AssetRef) => bigint);
+export interface BatchInput {
+  projectId: number;
+  transfers: (Omit<TransferInput, 'projectId'>)[];
+}
+
+export interface ReverseInput extends Annotations {
+  projectId: number;
+  amount?: number | string | null;
+}
 
 export interface TransferOptions {
   /** The sender's and the receiver's required wallet types (webhook flows). */
@@ -41,6 +51,7 @@ export interface HistoryQuery {
   walletId: string;
   projectId?: number;
   currency?: string;
+  reference?: string;
   page: number;
   limit: number;
 }
@@ -64,18 +75,9 @@ export interface ActivityAsOf {
   recent: HistoryRow[];
 }
 
-const REFUSALS: Record<Exclude<PostingCode, 'ok'>, () => LedgerError> = {
-  insufficient_funds: () => new LedgerError('insufficient_funds', 'the sender does not have enough funds'),
-  wallet_inactive: () => new LedgerError('wallet_inactive', 'both wallets must be active'),
-  balance_overflow: () => new LedgerError('conflict', 'the receiving balance would exceed its maximum'),
-  asset_missing: () => new LedgerError('not_found', 'currency not found (the asset was deleted)'),
-  request_key_mismatch: () => new LedgerError('conflict', 'this idempotent request already made a different posting'),
-};
+export const MAX_BATCH_LEGS = 100;
 
-/** A posting's outcome as the contract names it: `posted`, or the error code of its refusal. */
-export const postingOutcome = (code: PostingCode): string => (code === 'ok' ? 'posted' : REFUSALS[code]().code);
-
-/** Money movement: transfers, seeds and histories. The only writer of balances. */
+/** Money movement: transfers, seeds, batches, reversals and histories. Every posting goes through the PostingQueue. */
 export class LedgerService {
   constructor(
     private readonly repository: LedgerRepository,
@@ -83,45 +85,112 @@ export class LedgerService {
   ) {}
 
   /**
-   * Moves `amount` between two wallets of one project; the sender never goes below zero.
-   * `record` (webhook flows) describes the call to store in the posting's own transaction.
+   * Moves `amount` between two wallets of one project; the sender's available funds never go below
+   * zero. `record` (webhook flows) describes the call to store in the posting's own transaction.
    */
   async transfer(principal: Principal, input: TransferInput, options: TransferOptions = {}): Promise<HistoryRow> {
-    checkReferences({ from: input.from, to: input.to }, input.currency);
-    if (input.from === input.to) throw validationError('to', 'must be a different wallet than from');
-    // Contract order: fields (400) before existence (404); the amount's decimals need the asset.
-    const context = await this.resolve(principal, input.projectId, input.currency, input.from, input.to);
-    const asset = context.asset!;
-    const amount = minorAmount(options.amount ?? input.amount, asset);
-    const wallets = requireWallets(context, input.from, input.to);
-    const from = wallets.from!; // a transfer names its sender
-    const to = wallets.to;
-    if (from.id === to.id) throw validationError('to', 'must be a different wallet than from');
+    const notes = checkAnnotations(input);
+    const { context, asset, from, to, amount } = await resolveMovement(this.repository, principal, { ...input, amount: options.amount ?? input.amount });
     if (options.fromType && from.type !== options.fromType) throw validationError('from', `must be a ${options.fromType} wallet`);
     if (options.toType && to.type !== options.toType) throw validationError('to', `must be a ${options.toType} wallet`);
     const call = options.record?.({ amount, asset, fromAddress: from.address, toAddress: to.address });
-    const result = await this.queue.submit({ projectId: context.projectId, assetId: asset.id, fromWalletId: from.id, toWalletId: to.id, amount, requestKey: nextPostingKey(), call });
-    return posted(result, context, from.id, from.id, from.address, amount, result.fromBalance);
+    const result = await this.queue.submit({ kind: 'transfer', projectId: context.projectId, assetId: asset.id, fromWalletId: from.id, toWalletId: to.id, amount, requestKey: nextPostingKey(), ...notes, call });
+    if (result.code !== 'ok') throw refusal(result, asset.fractions);
+    return posted(result, context, asset, from, to, amount, from.id, result.fromBalance!, notes);
   }
 
   /** Mints `amount` from @mint into a system wallet. */
   async seed(principal: Principal, input: SeedInput): Promise<HistoryRow> {
+    const notes = checkAnnotations(input);
     checkReferences({ to: input.to }, input.currency);
-    const context = await this.resolve(principal, input.projectId, input.currency, null, input.to);
+    const context = await resolveContext(this.repository, principal, input.projectId, input.currency, null, input.to);
     const asset = context.asset!;
     const amount = minorAmount(input.amount, asset);
     const { to } = requireWallets(context, null, input.to);
     if (to.type !== 'system') throw validationError('to', 'must be a system wallet');
-    const result = await this.queue.submit({ projectId: context.projectId, assetId: asset.id, fromWalletId: null, toWalletId: to.id, amount, requestKey: nextPostingKey() });
-    return posted(result, context, to.id, null, MINT_ADDRESS, amount, result.toBalance);
+    const result = await this.queue.submit({ kind: 'seed', projectId: context.projectId, assetId: asset.id, fromWalletId: null, toWalletId: to.id, amount, requestKey: nextPostingKey(), ...notes });
+    if (result.code !== 'ok') throw refusal(result, asset.fractions);
+    return posted(result, context, asset, null, to, amount, to.id, result.toBalance!, notes);
   }
 
-  /** A wallet's balance in one currency and one page of its history in it, newest first. */
+  /**
+   * 1–100 transfers in one database transaction, in order (a later leg may spend what an earlier
+   * one credited); the first refused leg refuses all, with its error and `details.index`.
+   */
+  async batch(principal: Principal, input: BatchInput): Promise<HistoryRow[]> {
+    if (!Array.isArray(input.transfers) || input.transfers.length < 1 || input.transfers.length > MAX_BATCH_LEGS) {
+      throw validationError('transfers', `must hold 1 to ${MAX_BATCH_LEGS} transfers`);
+    }
+    const legs: { movement: Awaited<ReturnType<typeof resolveMovement>>; notes: ReturnType<typeof checkAnnotations> }[] = [];
+    // Fields of every leg first (400), then existence (404), then the state (409): each with its leg's index.
+    const checked = input.transfers.map((leg, index) => atLeg(index, () => checkAnnotations(leg, `transfers.${index}.`)));
+    for (const [index, leg] of input.transfers.entries()) {
+      const movement = await atLegAsync(index, () => resolveMovement(this.repository, principal, { ...leg, projectId: input.projectId }, `transfers.${index}.`));
+      legs.push({ movement, notes: checked[index] });
+    }
+    const seen = new Map<string, number>();
+    for (const [index, { notes }] of legs.entries()) {
+      if (notes.reference === null) continue;
+      if (seen.has(notes.reference)) throw conflict('the reference is repeated within the batch', { index, field: `transfers.${index}.reference` });
+      seen.set(notes.reference, index);
+    }
+    const requestLegs: PostingLeg[] = legs.map(({ movement: m, notes }) => ({
+      kind: 'transfer',
+      projectId: m.context.projectId,
+      assetId: m.asset.id,
+      fromWalletId: m.from.id,
+      toWalletId: m.to.id,
+      amount: m.amount,
+      requestKey: nextPostingKey(),
+      ...notes,
+    }));
+    const result = await this.queue.submit({ kind: 'group', legs: requestLegs });
+    if (result.code !== 'ok') {
+      const index = Number(result.detail?.index ?? 0);
+      throw refusal(result, legs[index]?.movement.asset.fractions ?? 0);
+    }
+    return legs.map(({ movement: m, notes }, i) => posted(result.legs![i], m.context, m.asset, m.from, m.to, m.amount, m.from.id, result.legs![i].fromBalance!, notes));
+  }
+
+  /**
+   * A new transaction from the original's receiver back to its sender (@mint for a seed), of
+   * `amount` or, without one, all that is still reversible; the cap is checked before funds.
+   */
+  async reverse(principal: Principal, id: string, input: ReverseInput): Promise<HistoryRow> {
+    checkField('id', UuidRule, id);
+    const notes = checkAnnotations(input);
+    const [original] = await this.repository.byIds(principal.ownerId, [id]);
+    if (!original || original.projectId !== input.projectId) throw notFound('transaction', id);
+    const asset: AssetRef = { id: original.assetId, symbol: original.symbol, fractions: original.fractions };
+    const amount = input.amount == null ? null : minorAmount(input.amount, asset);
+    if (original.toWalletId === null || original.reverses !== null) throw conflict('this transaction cannot be reversed (it is itself a reversal)');
+    const result = await this.queue.submit({
+      kind: 'reverse',
+      projectId: original.projectId,
+      assetId: original.assetId,
+      fromWalletId: original.toWalletId,
+      toWalletId: original.fromWalletId,
+      amount,
+      target: original.id,
+      requestKey: nextPostingKey(),
+      ...notes,
+    });
+    if (result.code !== 'ok') throw refusal(result, asset.fractions);
+    const [reversal] = await this.repository.byIds(principal.ownerId, [result.id!]);
+    return { ...reversal, walletId: original.toWalletId, balance: result.fromBalance! };
+  }
+
+  /** A wallet's balance in one currency and one page of its history in it (or its transaction with `reference`), newest first. */
   async history(principal: Principal, query: HistoryQuery): Promise<HistoryPage> {
+    if (query.reference !== undefined) checkAnnotations({ reference: query.reference });
     const { wallet, assetId } = await this.historyOf(principal, query);
     const balances = await this.repository.balances([wallet.id]);
     const balance = balances.find((b) => b.assetId === assetId);
     if (!balance) throw notFound('currency', query.currency);
+    if (query.reference !== undefined) {
+      const found = await this.repository.byReference(wallet.id, assetId, wallet.projectId, query.reference);
+      return { balance, rows: found.slice((query.page - 1) * query.limit, query.page * query.limit), total: found.length };
+    }
     const rows = await this.repository.page(wallet.id, assetId, query.limit, (query.page - 1) * query.limit);
     return { balance, rows, total: balance.transactionCount };
   }
@@ -197,13 +266,6 @@ export class LedgerService {
     return this.repository.transactionCounts(walletIds);
   }
 
-  private async resolve(principal: Principal, projectId: number, currency: string, fromRef: string | null, toRef: string): Promise<PostingContext> {
-    const context = await this.repository.resolvePosting(principal.ownerId, projectId, currency, fromRef, toRef);
-    if (!context) throw notFound('project', projectId);
-    if (!context.asset) throw notFound('currency', currency);
-    return context;
-  }
-
   /** The wallet and the currency (default: the project's primary) a history is about. */
   private async historyOf(principal: Principal, query: HistoryQuery): Promise<{ wallet: { id: string; projectId: number; createdAt: Date }; assetId: string }> {
     checkReferences({ walletId: query.walletId }, query.currency);
@@ -215,7 +277,7 @@ export class LedgerService {
    * `walletId` is a wallet id first; otherwise, or when no wallet of the caller has that id,
    * an address within `projectId`.
    */
-  private async findWallet(principal: Principal, walletId: string, projectId?: number): Promise<{ id: string; projectId: number; createdAt: Date }> {
+  async findWallet(principal: Principal, walletId: string, projectId?: number): Promise<{ id: string; projectId: number; createdAt: Date }> {
     const rows = await this.repository.findWallet(principal.ownerId, walletId, isUuid(walletId) ? walletId : null, projectId ?? null);
     if (rows) return rows;
     if (projectId === undefined && !isUuid(walletId)) throw validationError('projectId', 'is required when walletId is an address');
@@ -223,11 +285,13 @@ export class LedgerService {
   }
 }
 
-/** The resolved wallets of a posting, or 404 for the one that names no wallet of the project. */
-function requireWallets(context: PostingContext, fromRef: string | null, toRef: string): { from: WalletRef | null; to: WalletRef } {
-  if (fromRef !== null && !context.from) throw notFound('wallet', fromRef);
-  if (!context.to) throw notFound('wallet', toRef);
-  return { from: context.from, to: context.to };
+/** A refusal of leg `index` of a batch carries `details.index`. */
+function atLeg<T>(index: number, run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    throw withIndex(error, index);
+  }
 }
 
 /** The first `seq` after `seq`: a history up to and including a cut is the rows before it. */
@@ -250,13 +314,19 @@ async function readAsOf<R extends { walletId: string }>(
   return wallets.map((_, i) => refusals[i] ?? byPosition.get(i)!);
 }
 
-function minorAmount(source: AmountSource, asset: AssetRef): bigint {
-  return typeof source === 'function' ? source(asset) : toMinor(source, asset.fractions);
+async function atLegAsync<T>(index: number, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw withIndex(error, index);
+  }
 }
 
-function posted(result: PostingResult, context: PostingContext, walletId: string, fromWalletId: string | null, fromAddress: string, amount: bigint, balance: bigint | undefined): HistoryRow {
-  if (result.code !== 'ok') throw REFUSALS[result.code]();
-  const asset = context.asset!;
+function withIndex(error: unknown, index: number): unknown {
+  return error instanceof LedgerError ? new LedgerError(error.code, error.message, { ...error.details, index }) : error;
+}
+
+function posted(result: PostingResult, context: PostingContext, asset: AssetRef, from: WalletRef | null, to: WalletRef, amount: bigint, walletId: string, balance: bigint, notes: Annotations): HistoryRow {
   return {
     walletId,
     id: result.id!,
@@ -266,11 +336,15 @@ function posted(result: PostingResult, context: PostingContext, walletId: string
     symbol: asset.symbol,
     fractions: asset.fractions,
     amount,
-    fromWalletId,
-    toWalletId: context.to!.id,
-    fromAddress,
-    toAddress: context.to!.address,
-    balance: balance!,
+    fromWalletId: from?.id ?? null,
+    toWalletId: to.id,
+    fromAddress: from?.address ?? MINT_ADDRESS,
+    toAddress: to.address,
+    balance,
     date: result.postedAt!,
+    reverses: null,
+    reversedAmount: 0n,
+    reference: notes.reference ?? null,
+    metadata: notes.metadata ?? {},
   };
 }

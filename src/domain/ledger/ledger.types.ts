@@ -20,6 +20,8 @@ export interface BalanceRow {
   symbol: string;
   fractions: number;
   amount: bigint;
+  /** Pending, unexpired holds of the wallet as sender in this currency (available = amount − held). */
+  held: bigint;
   /** Transactions that moved this balance (sent or received, in this currency). */
   transactionCount: number;
 }
@@ -47,26 +49,45 @@ export interface HistoryRow {
   fractions: number;
   amount: bigint;
   fromWalletId: string | null;
-  /** null: an expiry, to the reserved address @expired (CONTRACT §15). */
+  /** null: the points left the ledger, back to @mint (the reversal of a seed) or to @expired (an expiry, CONTRACT §15). */
   toWalletId: string | null;
   fromAddress: string;
   toAddress: string;
   balance: bigint;
   date: Date;
+  /** The original transaction this one reverses, or null. */
+  reverses: string | null;
+  /** Minor units reversed so far by later reversals of this one. */
+  reversedAmount: bigint;
+  reference: string | null;
+  metadata: Record<string, unknown>;
 }
 
 /** A transaction read by id, outside any one wallet's history (no running balance). */
 export type TransactionRow = Omit<HistoryRow, 'walletId' | 'balance'>;
 
-export interface PostingRequest {
+/** What one posting request does (see ledger_apply.sql). */
+export type PostingKind = 'transfer' | 'seed' | 'hold' | 'capture' | 'void' | 'reverse';
+
+/** One posting request: an element of a `ledger_post` batch. */
+export interface PostingLeg {
+  kind: PostingKind;
   projectId: number;
   assetId: string;
-  /** null: the reserved @mint source (a seed). */
+  /** null: the reserved @mint source (a seed). The wallets to lock for capture/void/reverse. */
   fromWalletId: string | null;
-  toWalletId: string;
-  amount: bigint;
+  /** null: @mint (the reversal of a seed). */
+  toWalletId: string | null;
+  /** null: the default (a capture's whole hold, a reversal's whole remaining cap). */
+  amount: bigint | null;
   /** The idempotent request making this posting, if any (a retry finds its posting by it). */
   requestKey: string | null;
+  /** The hold (capture, void) or the original transaction (reverse). */
+  target?: string | null;
+  reference?: string | null;
+  metadata?: Record<string, unknown> | null;
+  /** Seconds until a hold expires (null: never). */
+  expiresIn?: number | null;
   /** A webhook call to store in the posting's own transaction (webhook_post.sql), if any. */
   call?: WebhookCall;
 }
@@ -87,7 +108,28 @@ export interface PostingSummary {
   toAddress: string;
 }
 
-export type PostingCode = 'ok' | 'wallet_inactive' | 'insufficient_funds' | 'balance_overflow' | 'asset_missing' | 'request_key_mismatch';
+/** Legs that all post or none does, in order (an atomic batch, §12). */
+export interface PostingGroup {
+  kind: 'group';
+  legs: PostingLeg[];
+}
+
+/** What PostingQueue carries: a single request or an atomic group of them. */
+export type PostingRequest = PostingLeg | PostingGroup;
+
+export type PostingCode =
+  | 'ok'
+  | 'wallet_inactive'
+  | 'insufficient_funds'
+  | 'balance_overflow'
+  | 'asset_missing'
+  | 'request_key_mismatch'
+  | 'reference_taken'
+  | 'hold_missing'
+  | 'hold_not_pending'
+  | 'hold_expired'
+  | 'not_reversible'
+  | 'reversal_exceeds';
 
 export interface PostingResult {
   code: PostingCode;
@@ -96,11 +138,22 @@ export interface PostingResult {
   fromBalance?: bigint;
   toBalance?: bigint;
   postedAt?: Date;
+  holdId?: string;
+  /** Refusal details from the database (existingId, reversible in minor units, a group's index). */
+  detail?: Record<string, unknown>;
+  /** A group's legs' results, in order (when it posted). */
+  legs?: PostingResult[];
 }
 
 export const MINT_ADDRESS = '@mint';
 /** The reserved address expired points go to (CONTRACT §15): an expiry has no receiving wallet. */
 export const EXPIRED_ADDRESS = '@expired';
+
+/** The sender's wallet lane of a request (PostingQueue coalesces per lane). */
+export function laneOf(request: PostingRequest): string {
+  const leg = request.kind === 'group' ? request.legs[0] : request;
+  return leg.fromWalletId ?? `mint:${leg.toWalletId}`;
+}
 
 /** Rows of many wallets, grouped per wallet in the order of `walletIds` (an empty list where none). */
 export function groupByWallet<T extends { walletId: string }>(walletIds: readonly string[], rows: readonly T[]): T[][] {

@@ -1,5 +1,5 @@
 import type { LedgerRepository } from './ledger.repository.js';
-import type { PostingRequest, PostingResult } from './ledger.types.js';
+import { laneOf, type PostingRequest, type PostingResult } from './ledger.types.js';
 import { isDeadlock, rolledBack } from '../shared/error-translation.js';
 
 interface Waiting {
@@ -16,6 +16,11 @@ interface Lane {
 const MAX_BATCH = 200;
 
 /**
+ * Every posting request goes through here — transfers, seeds, holds, captures, voids,
+ * reversals, and atomic groups of legs (batches), which `ledger_post` runs in a subtransaction
+ * so a refused leg rolls back only its group. Generic over requests: it never looks inside one
+ * except for its lane (the sender's wallet, `laneOf`).
+ *
  * Coalesces postings per sender wallet. While one batch of a wallet is in the database, the
  * postings that arrive for that wallet wait and then go together as the next batch: one
  * database transaction, one lock acquisition of the hot row, yet a result per posting
@@ -32,7 +37,7 @@ export class PostingQueue {
   ) {}
 
   submit(request: PostingRequest): Promise<PostingResult> {
-    const key = request.fromWalletId ?? `mint:${request.toWalletId}`;
+    const key = laneOf(request);
     let lane = this.lanes.get(key);
     if (!lane) {
       lane = { waiting: [], running: false };

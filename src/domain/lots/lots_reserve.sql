@@ -23,7 +23,7 @@ BEGIN
     CONTINUE WHEN v_lot.free <= 0;
     v_take := least(v_lot.free, v_left);
     UPDATE lots SET held = held + v_take WHERE id = v_lot.id;
-    INSERT INTO hold_lots (hold_id, lot_id, project_id, amount) VALUES (p_hold, v_lot.id, v_lot.project_id, v_take);
+    INSERT INTO hold_lots (hold_id, lot_id, project_id, wallet_id, asset_id, amount) VALUES (p_hold, v_lot.id, v_lot.project_id, p_wallet, p_asset, v_take);
     v_left := v_left - v_take;
     EXIT WHEN v_left = 0;
   END LOOP;

@@ -1,8 +1,10 @@
 -- lots_sweep: one round of the background expiry sweeper (src/domain/lots/lot-sweeper.ts),
 -- installed by migrate() like ledger_post. Takes the due lots (`expires_at` passed, something
 -- unreserved left) earliest first, `p_limit` of them, and posts their expiry through
--- lots_expire_due, wallet by wallet, each under the wallet's row lock; at most `p_limit`
--- expiries in all, so one round is one short database transaction.
+-- lots_expire_due, wallet by wallet, each under the wallet's row lock; at most about `p_limit`
+-- expiries in all, so one round is one short database transaction. First, the wallets whose
+-- holds expired while reserving lots are settled (lots_settle), since the released parts of
+-- expired lots are due at the hold's expiry.
 --
 -- Safe with any number of instances: a wallet is locked with SKIP LOCKED, so two sweepers never
 -- wait for each other (nor for a posting; ledger_post expires a wallet's due lots itself before
@@ -22,6 +24,20 @@ DECLARE
   v_selected integer := 0;
 BEGIN
   expired := 0; skipped := 0; max_lag_ms := NULL;
+  -- Holds that expired while reserving lots: their released parts are due at the hold's expiry.
+  FOR v_due IN
+    SELECT DISTINCT r.project_id, r.wallet_id, r.asset_id
+      FROM hold_lots r JOIN holds h ON h.id = r.hold_id
+     WHERE h.expires_at <= v_now
+     LIMIT p_limit
+  LOOP
+    PERFORM 1 FROM wallets WHERE id = v_due.wallet_id FOR NO KEY UPDATE SKIP LOCKED;
+    IF NOT FOUND THEN
+      skipped := skipped + 1;
+      CONTINUE;
+    END IF;
+    expired := expired + lots_settle(v_due.project_id, v_due.wallet_id, v_due.asset_id, v_now);
+  END LOOP;
   FOR v_due IN
     SELECT d.wallet_id, d.asset_id, min(d.expires_at) AS first_due, count(*)::integer AS lots
       FROM (SELECT l.wallet_id, l.asset_id, l.expires_at FROM lots l

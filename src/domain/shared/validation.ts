@@ -9,7 +9,10 @@ import { validationErrors } from '../errors.js';
 export function parseInput<T>(schema: z.ZodType<T>, value: unknown, field: string, { nested = false } = {}): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  throw validationErrors(
+  // A problem inside a list's element (a batch leg, `transfers.3.amount`) also names the element: details.index.
+  const first = result.error.issues[0]?.path ?? [];
+  const index = typeof first[1] === 'number' ? { index: first[1] } : {};
+  const error = validationErrors(
     result.error.issues.map((issue) => {
       const keys = issue.code === 'unrecognized_keys' ? (issue as { keys: string[] }).keys : [];
       const path = [...issue.path.map(String), ...(keys.length === 1 ? keys : [])];
@@ -18,6 +21,8 @@ export function parseInput<T>(schema: z.ZodType<T>, value: unknown, field: strin
       return { field: named.join('.'), problem };
     }),
   );
+  Object.assign(error.details, index);
+  throw error;
 }
 
 /**

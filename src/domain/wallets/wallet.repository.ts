@@ -8,6 +8,18 @@ export async function holdsFunds(em: EntityManager, walletId: string): Promise<b
   return rows.length > 0;
 }
 
+/** Whether the wallet has a pending, unexpired hold on either side (it cannot be closed then). */
+export async function hasPendingHolds(em: EntityManager, projectId: number, walletId: string): Promise<boolean> {
+  const rows = await em.execute(
+    `SELECT 1 FROM holds h
+      WHERE h.project_id = ? AND (h.from_wallet_id = ? OR h.to_wallet_id = ?)
+        AND h.status = 'pending' AND (h.expires_at IS NULL OR h.expires_at > now())
+      LIMIT 1`,
+    [projectId, walletId, walletId],
+  );
+  return rows.length > 0;
+}
+
 interface SliceRow {
   project_id: number;
   total: string;

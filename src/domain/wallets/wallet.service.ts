@@ -4,7 +4,7 @@ import type { Principal } from '../auth/api-key.service.js';
 import { ProjectSchema, WalletSchema } from '../../db/entities.js';
 import type { Database } from '../../db/database.js';
 import { conflict, LedgerError, notFound } from '../errors.js';
-import { holdsFunds, walletSlices } from './wallet.repository.js';
+import { hasPendingHolds, holdsFunds, walletSlices } from './wallet.repository.js';
 import { CreateWalletRules, SetWalletStatusRules, STATUS_TRANSITIONS, WalletListRules, WalletSliceRules, WalletTypeRule } from './wallet.rules.js';
 import { toWalletView, type CreateWalletInput, type SetWalletStatusInput, type WalletSlice, type WalletSliceInput, type WalletStatus, type WalletType, type WalletView } from './wallet.types.js';
 import { checkField, checkInput } from '../shared/validation.js';
@@ -81,6 +81,10 @@ export class WalletService {
       if (transition === 'refused') throw conflict(`a ${wallet.status} wallet cannot become ${data.status}`, { status: wallet.status });
       if (transition === 'when_empty' && (await holdsFunds(em, wallet.id))) {
         throw new LedgerError('wallet_not_empty', 'only a wallet whose balances are all zero can be closed', { id });
+      }
+      // Holds are created and settled under the same wallet row lock, so none can appear meanwhile.
+      if (data.status === 'closed' && (await hasPendingHolds(em, wallet.projectId, wallet.id))) {
+        throw new LedgerError('wallet_not_empty', 'a wallet with pending holds (either side) cannot be closed', { id });
       }
       wallet.status = data.status;
       await em.flush();

@@ -1,3 +1,4 @@
+DROP FUNCTION IF EXISTS webhook_post(integer[], uuid[], uuid[], uuid[], bigint[], text[], jsonb);
 -- webhook_post: a webhook flow's posting and its stored call in ONE statement, hence one database
 -- transaction (CONTRACT §16: "the inbound webhook's stored call is written in the same transaction
 -- as its posting"). Installed like ledger_post (src/db/routines.ts), after it.
@@ -14,15 +15,17 @@
 -- * An element that answers an earlier posting (an idempotent retry, ledger_post's request key)
 --   records nothing again: that posting's call was recorded in the posting's own transaction.
 CREATE OR REPLACE FUNCTION webhook_post(
-  p_project integer[], p_asset uuid[], p_from uuid[], p_to uuid[], p_amount bigint[], p_request text[], p_calls jsonb
+  p_kind text[], p_project integer[], p_asset uuid[], p_from uuid[], p_to uuid[], p_amount bigint[], p_request text[],
+  p_group integer[], p_target uuid[], p_reference text[], p_metadata json[], p_expires_in integer[], p_calls jsonb
 ) RETURNS TABLE (
-  idx integer, code text, tx_id uuid, tx_seq bigint, from_balance bigint, to_balance bigint, posted_at timestamptz
+  idx integer, code text, tx_id uuid, tx_seq bigint, from_balance bigint, to_balance bigint, posted_at timestamptz,
+  hold_id uuid, detail jsonb
 ) LANGUAGE plpgsql AS $fn$
 DECLARE
   v_call jsonb;
 BEGIN
-  FOR idx, code, tx_id, tx_seq, from_balance, to_balance, posted_at IN
-    SELECT * FROM ledger_post(p_project, p_asset, p_from, p_to, p_amount, p_request)
+  FOR idx, code, tx_id, tx_seq, from_balance, to_balance, posted_at, hold_id, detail IN
+    SELECT * FROM ledger_post(p_kind, p_project, p_asset, p_from, p_to, p_amount, p_request, p_group, p_target, p_reference, p_metadata, p_expires_in)
   LOOP
     v_call := p_calls -> (idx - 1);
     IF code = 'ok' AND jsonb_typeof(v_call) = 'object'

@@ -6,5 +6,6 @@ import { ProjectResolver } from './project.resolver.js';
 import { TransactionResolver } from './transaction.resolver.js';
 import { WalletResolver } from './wallet.resolver.js';
 import { WebhookResolver } from './webhook.resolver.js';
+import { HoldResolver } from './hold.resolver.js';
 
-export const resolvers: NonEmptyArray<Function> = [PlanResolver, ProjectResolver, AssetResolver, WalletResolver, TransactionResolver, WebhookResolver, BalanceResolver];
+export const resolvers: NonEmptyArray<Function> = [PlanResolver, ProjectResolver, AssetResolver, WalletResolver, TransactionResolver, WebhookResolver, HoldResolver, BalanceResolver];

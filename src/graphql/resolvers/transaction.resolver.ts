@@ -4,7 +4,8 @@ import type { WalletView } from '../../domain/wallets/wallet.types.js';
 import type { GraphQLContext } from '../context.js';
 import { projectIdOf } from '../ids.js';
 import { idempotent } from '../idempotency.js';
-import { SeedInput, TransferInput } from '../inputs/ledger.input.js';
+import { BatchTransferInput, SeedInput, TransferInput } from '../inputs/ledger.input.js';
+import { DecimalScalar, JSONObjectScalar } from '../scalars.js';
 import { checkFirst, offsetCursor, offsetWindow, PageArgs } from '../paging.js';
 import { balanceAsOfModel, balanceModel, transactionModel, type BalanceModel, type TransactionModel } from '../presenters.js';
 import { DateTimeScalar } from '../scalars.js';
@@ -23,6 +24,7 @@ export class TransactionResolver {
     @Arg('walletId') walletId: string,
     @Arg('projectId', () => ID, { nullable: true }) projectId: string | null,
     @Arg('currency', () => String, { nullable: true }) currency: string | null,
+    @Arg('reference', () => String, { nullable: true, description: 'Only the transaction with this reference (exact match).' }) reference: string | null,
     @Args() { first, after }: PageArgs,
     @Arg('asOf', () => DateTimeScalar, { nullable: true, description: 'As of this instant (ISO 8601 with Z or any offset), as GET /transactions?asOf=.' }) asOf: Date | null,
     @Ctx() ctx: GraphQLContext,
@@ -31,6 +33,7 @@ export class TransactionResolver {
       walletId,
       ...(projectId != null && { projectId: projectIdOf(projectId) }),
       ...(currency != null && { currency }),
+      ...(reference != null && { reference }),
     };
     let balance: BalanceModel | undefined;
     const { ledger } = ctx.services;
@@ -58,9 +61,36 @@ export class TransactionResolver {
     return transaction.fromWalletId ? ctx.loaders.wallet.load(transaction.fromWalletId) : null;
   }
 
-  @FieldResolver(() => WalletType, { nullable: true, description: 'null for an expiry (to @expired).' })
+  @FieldResolver(() => WalletType, { nullable: true, description: 'null for the reversal of a seed (back to @mint) and for an expiry (to @expired).' })
   toWallet(@Root() transaction: TransactionModel, @Ctx() ctx: GraphQLContext): Promise<WalletView | null> | null {
     return transaction.toWalletId ? ctx.loaders.wallet.load(transaction.toWalletId) : null;
+  }
+
+  @Mutation(() => [TransactionType], { description: "POST /transactions/batch: 1–100 transfers, all or none, in order; each `balance` is its sender's." })
+  transferBatch(
+    @Arg('projectId', () => ID) projectId: string,
+    @Arg('transfers', () => [BatchTransferInput]) transfers: BatchTransferInput[],
+    @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | null,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<TransactionModel[]> {
+    return idempotent(ctx, 'transferBatch', idempotencyKey, { projectId, transfers }, async () =>
+      (await ctx.services.ledger.batch(ctx.principal, { projectId: projectIdOf(projectId), transfers: transfers.map((leg) => ({ ...leg })) })).map(transactionModel),
+    );
+  }
+
+  @Mutation(() => TransactionType, { description: "POST /transactions/{id}/reverse: back from the original's receiver to its sender (@mint for a seed); `balance` is the reversal's sender's." })
+  reverseTransaction(
+    @Arg('id', () => ID) id: string,
+    @Arg('projectId', () => ID) projectId: string,
+    @Arg('amount', () => DecimalScalar, { nullable: true, description: 'Default: all that is still reversible.' }) amount: string | number | null,
+    @Arg('reference', () => String, { nullable: true }) reference: string | null,
+    @Arg('metadata', () => JSONObjectScalar, { nullable: true }) metadata: Record<string, unknown> | null,
+    @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | null,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<TransactionModel> {
+    return idempotent(ctx, 'reverseTransaction', idempotencyKey, { id, projectId, amount, reference, metadata }, async () =>
+      transactionModel(await ctx.services.ledger.reverse(ctx.principal, id, { projectId: projectIdOf(projectId), amount, reference, metadata })),
+    );
   }
 
   @Mutation(() => TransactionType, { description: "POST /transactions; `balance` is the sender's resulting balance." })

@@ -12,8 +12,8 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import { collectFields, collectSubfields } from 'graphql/execution/collectFields.js';
-import { balanceAfter, CURRENCY_ORDER, PROJECT_CURRENCIES, recentOfWallet, transactionCountOf } from '../../domain/ledger/ledger.repository.js';
-import { EXPIRED_ADDRESS, MINT_ADDRESS } from '../../domain/ledger/ledger.types.js';
+import { balanceAfter, CURRENCY_ORDER, effectiveHeld, PROJECT_CURRENCIES, receiverAddress, recentOfWallet, transactionCountOf } from '../../domain/ledger/ledger.repository.js';
+import { MINT_ADDRESS } from '../../domain/ledger/ledger.types.js';
 import { minorToDecimalSql } from '../../domain/money.js';
 import { walletsOfProject } from '../../domain/wallets/wallet.repository.js';
 import { decodeCursor } from '../cursors.js';
@@ -245,6 +245,11 @@ class Planner {
           return jsonValueSql('a.id');
         case 'balance':
           return jsonValueSql(minorToDecimalSql(`coalesce((SELECT b.amount FROM balances b WHERE b.wallet_id = ${w}.id AND b.asset_id = a.id), 0)`, 'a.fractions'));
+        // held and available as LedgerRepository.balances computes them (effectiveHeld: expired holds no longer count)
+        case 'held':
+          return jsonValueSql(minorToDecimalSql(`coalesce((SELECT ${effectiveHeld('b')} FROM balances b WHERE b.wallet_id = ${w}.id AND b.asset_id = a.id), 0)`, 'a.fractions'));
+        case 'available':
+          return jsonValueSql(minorToDecimalSql(`coalesce((SELECT b.amount - ${effectiveHeld('b')} FROM balances b WHERE b.wallet_id = ${w}.id AND b.asset_id = a.id), 0)`, 'a.fractions'));
         default:
           return unplannable();
       }
@@ -280,7 +285,14 @@ class Planner {
             case 'from':
               return jsonValueSql(`coalesce((SELECT wf.address FROM wallets wf WHERE wf.id = t.from_wallet_id), ${literalSql(MINT_ADDRESS)})`);
             case 'to':
-              return jsonValueSql(`coalesce((SELECT wt.address FROM wallets wt WHERE wt.id = t.to_wallet_id), ${literalSql(EXPIRED_ADDRESS)})`);
+              return jsonValueSql(receiverAddress('(SELECT wt.address FROM wallets wt WHERE wt.id = t.to_wallet_id)'));
+            case 'reverses':
+              return jsonValueSql('t.reverses');
+            case 'reversedAmount':
+              return jsonValueSql(minorToDecimalSql('t.reversed_amount', 'a.fractions'));
+            case 'reference':
+              return jsonValueSql('t.reference');
+            // metadata (json) stays with the resolvers: its text would have to match JSON.stringify's byte for byte
             case 'date':
               return jsonValueSql(isoTimeSql('t.created_at'));
             case 'balance':

@@ -1,5 +1,5 @@
 import { Directive, Field, ID, ObjectType } from 'type-graphql';
-import { DateTimeScalar, DecimalScalar } from '../scalars.js';
+import { DateTimeScalar, DecimalScalar, JSONObjectScalar } from '../scalars.js';
 import { connectionType } from './connection.js';
 
 /** Resolves from a TransactionModel (presenters.ts); fromWallet and toWallet are in TransactionResolver. */
@@ -19,6 +19,10 @@ export class TransactionType {
       'The resulting balance, after this transaction, of the wallet whose history lists it (of the sender for `transfer`, of the seeded wallet for `seed`, as REST); null when the transaction is read by id.',
   })
   balance!: string | null;
+  @Field(() => ID, { nullable: true, description: 'The original transaction this one reverses, or null.' }) reverses!: string | null;
+  @Field(() => DecimalScalar, { description: 'Major units reversed so far by later reversals of this one (0 for none).' }) reversedAmount!: string;
+  @Field(() => String, { nullable: true, description: 'The caller\'s reference, unique per project among transactions and holds.' }) reference!: string | null;
+  @Field(() => JSONObjectScalar, { description: 'The caller\'s metadata ({} when none).' }) metadata!: Record<string, unknown>;
 }
 
 export const TransactionConnection = connectionType('Transaction', TransactionType);
@@ -31,7 +35,9 @@ export class BalanceType {
   @Field({ description: 'The wallet address.' }) account!: string;
   @Field({ description: 'The asset symbol.' }) currency!: string;
   @Field(() => ID) assetId!: string;
-  @Field(() => DecimalScalar, { description: 'Major units, as a decimal string.' }) balance!: string;
+  @Field(() => DecimalScalar, { description: 'The posted balance, major units, as a decimal string.' }) balance!: string;
+  @Field(() => DecimalScalar, { nullable: true, description: "Sum of the wallet's pending, unexpired holds as sender in this currency." }) held!: string | null;
+  @Field(() => DecimalScalar, { nullable: true, description: 'balance − held: what transfers, holds and reversals may spend.' }) available!: string | null;
 }
 
 @ObjectType('TransactionHistory', { simpleResolvers: true, description: "A wallet's balance in one currency and its transactions in it, newest first (GET /transactions)." })

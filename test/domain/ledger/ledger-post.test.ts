@@ -23,7 +23,7 @@ describe('ledger_post (one batch, one database transaction, an outcome per eleme
   it('applies elements in order and refuses one without affecting its neighbours', async () => {
     const [a, b] = f.customers;
     const system = f.system.id;
-    const base = { projectId: f.projectId, assetId: f.assetId, requestKey: null };
+    const base = { kind: 'transfer' as const, projectId: f.projectId, assetId: f.assetId, requestKey: null };
     const results = await repo.post([
       { ...base, fromWalletId: system, toWalletId: a.id, amount: 6000n },
       { ...base, fromWalletId: system, toWalletId: b.id, amount: 6000n }, // only 4000 left: refused
@@ -41,7 +41,7 @@ describe('ledger_post (one batch, one database transaction, an outcome per eleme
 
   it('refuses an element whose asset no longer exists (deleted between resolution and posting)', async () => {
     const [, , c] = f.customers;
-    const [result] = await repo.post([{ projectId: f.projectId, assetId: randomUUID(), fromWalletId: null, toWalletId: c.id, amount: 5n, requestKey: null }]);
+    const [result] = await repo.post([{ kind: 'seed', projectId: f.projectId, assetId: randomUUID(), fromWalletId: null, toWalletId: c.id, amount: 5n, requestKey: null }]);
     expect(result.code).toBe('asset_missing');
     const [row] = await t.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM balances WHERE wallet_id = $1`, [c.id]);
     expect(row.n).toBe('0');
@@ -50,14 +50,14 @@ describe('ledger_post (one batch, one database transaction, an outcome per eleme
   it('refuses an element touching a suspended wallet', async () => {
     const [a, , c] = f.customers;
     await t.db.query(`UPDATE wallets SET status = 'suspended' WHERE id = $1`, [c.id]);
-    const [result] = await repo.post([{ projectId: f.projectId, assetId: f.assetId, fromWalletId: a.id, toWalletId: c.id, amount: 1n, requestKey: null }]);
+    const [result] = await repo.post([{ kind: 'transfer', projectId: f.projectId, assetId: f.assetId, fromWalletId: a.id, toWalletId: c.id, amount: 1n, requestKey: null }]);
     expect(result.code).toBe('wallet_inactive');
     await t.db.query(`UPDATE wallets SET status = 'active' WHERE id = $1`, [c.id]);
   });
 
   it('answers a request key it has already posted with that posting, without posting again', async () => {
     const [a, b] = f.customers;
-    const request = { projectId: f.projectId, assetId: f.assetId, fromWalletId: a.id, toWalletId: b.id, amount: 7n, requestKey: 'request-1' };
+    const request = { kind: 'transfer' as const, projectId: f.projectId, assetId: f.assetId, fromWalletId: a.id, toWalletId: b.id, amount: 7n, requestKey: 'request-1' };
     const [first] = await repo.post([request]);
     const [again] = await repo.post([{ ...request }]);
     expect(first.code).toBe('ok');
@@ -68,7 +68,7 @@ describe('ledger_post (one batch, one database transaction, an outcome per eleme
 
   it('refuses a request key that already stands for a different movement, writing nothing', async () => {
     const [a, b, c] = f.customers;
-    const base = { projectId: f.projectId, assetId: f.assetId, requestKey: 'request-2' };
+    const base = { kind: 'transfer' as const, projectId: f.projectId, assetId: f.assetId, requestKey: 'request-2' };
     const [first] = await repo.post([{ ...base, fromWalletId: a.id, toWalletId: b.id, amount: 3n }]);
     expect(first.code).toBe('ok');
     const before = await minor(c.id);

@@ -1,6 +1,6 @@
 import { PostingQueue } from '../../../src/domain/ledger/posting-queue.js';
 import type { LedgerRepository } from '../../../src/domain/ledger/ledger.repository.js';
-import type { PostingRequest, PostingResult } from '../../../src/domain/ledger/ledger.types.js';
+import type { PostingLeg, PostingRequest, PostingResult } from '../../../src/domain/ledger/ledger.types.js';
 
 /** A repository double: records every batch; the first call fails with `firstError`. */
 function repository(firstError: unknown): { repo: LedgerRepository; batches: string[][]; release(): void } {
@@ -11,19 +11,19 @@ function repository(firstError: unknown): { repo: LedgerRepository; batches: str
   const repo = {
     async post(batch: PostingRequest[]): Promise<PostingResult[]> {
       calls += 1;
-      batches.push(batch.map((b) => b.toWalletId));
+      batches.push(batch.map((b) => (b as PostingLeg).toWalletId!));
       if (calls === 1) {
         await opened; // hold the first batch so the others queue up behind it
         return [{ code: 'ok', id: 'first' }];
       }
       if (calls === 2) throw firstError;
-      return batch.map((b) => ({ code: 'ok', id: `tx-${b.toWalletId}` }));
+      return batch.map((b) => ({ code: 'ok', id: `tx-${(b as PostingLeg).toWalletId}` }));
     },
   } as unknown as LedgerRepository;
   return { repo, batches, release: () => gate() };
 }
 
-const request = (to: string): PostingRequest => ({ projectId: 1, assetId: 'a', fromWalletId: 'hot', toWalletId: to, amount: 1n, requestKey: null });
+const request = (to: string): PostingRequest => ({ kind: 'transfer', projectId: 1, assetId: 'a', fromWalletId: 'hot', toWalletId: to, amount: 1n, requestKey: null });
 
 async function run(error: unknown) {
   const double = repository(error);

@@ -1,21 +1,17 @@
-import { randomUUID } from 'node:crypto';
-import type pg from 'pg';
-import { LedgerRepository } from '../../../src/domain/ledger/ledger.repository.js';
 import { LotRepository } from '../../../src/domain/lots/lot.repository.js';
-import { expectStatus, fundedProject, type FundedProject } from '../../support/fixtures.js';
+import { expectStatus, fundedProject, transfer, type FundedProject } from '../../support/fixtures.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 
 /**
- * Holds and lots (CONTRACT §15 with §10), at the level of the routines the hold verbs will call:
- * lots_reserve (create), lots_capture (capture), lots_release (void, expiry). A hold is played
- * here as its verbs will play it: under the sender's row lock, due expiries first.
+ * Holds and lots (CONTRACT §15 with §10) through the real verbs: a pending hold reserves from
+ * lots earliest expiry first and its points do not expire while it is pending; a capture consumes
+ * them; a void, a partial capture's rest and the hold's own expiry release them, and a released
+ * part of a lot already past its expiry expires at that instant. Amounts: a 0-fraction asset.
  */
 let t: TestApp;
-let ledger: LedgerRepository;
 let lots: LotRepository;
 beforeAll(async () => {
   t = await startTestApp({ lotSweep: { intervalMs: 0, batchSize: 500 } });
-  ledger = new LedgerRepository(t.db);
   lots = new LotRepository(t.db);
 });
 afterAll(() => t.close());
@@ -23,47 +19,33 @@ afterAll(() => t.close());
 interface Setup {
   f: FundedProject;
   wallet: string;
-  /** The wallet's lots in creation order: ids as text. */
+  other: string;
+  /** The wallet's lots in creation order (ids as text); lot i expires (i + 1) × 100 s from now. */
   lotIds: string[];
 }
 
-/** A customer with one lot per amount (expiring 100 s, 200 s, … from now) and `unlotted` without a lot. */
-async function setup(owner: string, amounts: bigint[], unlotted = 0n): Promise<Setup> {
+/** A customer with one lot per amount and `unlotted` credited before the asset had an expiry. */
+async function setup(owner: string, amounts: number[], unlotted = 0): Promise<Setup> {
   const key = await t.issueKey(owner, 'enterprise');
-  const f = await fundedProject(t, key, { customers: 2, systemBalance: '1000' });
-  const wallet = f.customers[0].id;
-  const credit = (amount: bigint) => ledger.post([{ projectId: f.projectId, assetId: f.assetId, fromWalletId: f.system.id, toWalletId: wallet, amount, requestKey: null }]);
-  if (unlotted > 0n) await credit(unlotted);
+  const f = await fundedProject(t, key, { customers: 2, fractions: 0, systemBalance: '1000' });
+  const [wallet, other] = f.customers.map((c) => c.id);
+  if (unlotted > 0) await transfer(t, f, f.system.id, wallet, unlotted);
   await expectStatus(t.request('PUT', `/assets/${f.assetId}`, { key, body: { expiresAfterSeconds: 3600 } }), 200);
-  for (const amount of amounts) await credit(amount);
-  const rows = await t.db.query<{ id: string }>(`SELECT id::text FROM lots WHERE wallet_id = $1 ORDER BY id`, [wallet]);
+  for (const amount of amounts) await transfer(t, f, f.system.id, wallet, amount);
+  const rows = await t.db.query<{ id: string }>(`SELECT id::text FROM lots l WHERE wallet_id = $1 ORDER BY l.id`, [wallet]);
   for (const [i, row] of rows.entries()) await t.db.query(`UPDATE lots SET expires_at = clock_timestamp()::timestamptz(3) + make_interval(secs => $2) WHERE id = $1`, [row.id, 100 * (i + 1)]);
-  return { f, wallet, lotIds: rows.map((r) => r.id) };
+  return { f, wallet, other, lotIds: rows.map((r) => r.id) };
 }
 
-/** Runs `fn` as a hold verb would: one transaction, the wallet locked, its due lots expired first. */
-async function asVerb<T>(s: Setup, fn: (client: pg.PoolClient, now: string) => Promise<T>): Promise<T> {
-  return t.db.transaction(async (client) => {
-    await client.query(`SELECT 1 FROM wallets WHERE id = $1 FOR NO KEY UPDATE`, [s.wallet]);
-    const { rows } = await client.query<{ now: string }>(`SELECT clock_timestamp()::timestamptz(3)::text AS now`);
-    await client.query(`SELECT lots_expire_due($1, $2, $3)`, [s.wallet, s.f.assetId, rows[0].now]);
-    return fn(client, rows[0].now);
-  });
-}
-const reserve = (s: Setup, hold: string, amount: bigint) =>
-  asVerb(s, async (client, now) => (await client.query<{ r: string }>(`SELECT lots_reserve($1, $2, $3, $4, $5)::text AS r`, [hold, s.wallet, s.f.assetId, String(amount), now])).rows[0].r);
-/** The capture's posting moves the balance; the lots follow through lots_capture. */
-const capture = (s: Setup, hold: string, amount: bigint) =>
-  asVerb(s, async (client, now) => {
-    await client.query(`UPDATE balances SET amount = amount - $3 WHERE wallet_id = $1 AND asset_id = $2`, [s.wallet, s.f.assetId, String(amount)]);
-    return (await client.query<{ r: string }>(`SELECT lots_capture($1, $2, $3, $4, $5)::text AS r`, [hold, s.wallet, s.f.assetId, String(amount), now])).rows[0].r;
-  });
-const release = (s: Setup, hold: string, at?: string) =>
-  asVerb(s, async (client, now) => (await client.query<{ n: number }>(`SELECT lots_release($1, $2, $3, $4) AS n`, [hold, s.wallet, s.f.assetId, at ?? now])).rows[0].n);
+const hold = async (s: Setup, amount: number) =>
+  (await expectStatus(t.request('POST', '/holds', { key: s.f.key, body: { amount, currency: s.f.symbol, from: s.wallet, to: s.other, projectId: s.f.projectId } }), 201)).hold;
+const capture = (s: Setup, id: string, amount?: number) =>
+  expectStatus(t.request('POST', `/holds/${id}/capture`, { key: s.f.key, body: { projectId: s.f.projectId, ...(amount !== undefined && { amount }) } }), 201);
+const voidHold = async (s: Setup, id: string) => (await expectStatus(t.request('POST', `/holds/${id}/void`, { key: s.f.key, body: { projectId: s.f.projectId } }), 200)).hold;
 
 const lotState = async (s: Setup) =>
   (await t.db.query<{ remaining: string; held: string }>(`SELECT remaining::text, held::text FROM lots WHERE wallet_id = $1 ORDER BY id`, [s.wallet])).map((l) => `${l.remaining}/${l.held}`);
-const balance = async (s: Setup) => BigInt((await t.db.query<{ amount: string }>(`SELECT amount::text FROM balances WHERE wallet_id = $1`, [s.wallet]))[0].amount);
+const balance = async (s: Setup) => (await t.db.query<{ amount: string; held: string }>(`SELECT amount::text, held::text FROM balances WHERE wallet_id = $1`, [s.wallet]))[0];
 const expiries = (s: Setup) =>
   t.db.query<{ amount: string; lot_id: string; created_at: Date; from_balance: string }>(
     `SELECT amount::text, lot_id::text, created_at, from_balance::text FROM transactions WHERE from_wallet_id = $1 AND kind = 'expiry' ORDER BY seq`,
@@ -71,109 +53,124 @@ const expiries = (s: Setup) =>
   );
 const makeDue = (lotId: string, secondsAgo = 0) =>
   t.db.query(`UPDATE lots SET expires_at = clock_timestamp()::timestamptz(3) - make_interval(secs => $2) WHERE id = $1`, [lotId, secondsAgo]);
-const debit = (s: Setup, amount: bigint) =>
-  ledger.post([{ projectId: s.f.projectId, assetId: s.f.assetId, fromWalletId: s.wallet, toWalletId: s.f.customers[1].id, amount, requestKey: null }]);
 
-describe('lots_reserve: a pending hold reserves from lots, the one expiring first first', () => {
-  it('marks the lots held; a debit then spends only what is not held, and funds without a lot last', async () => {
-    const s = await setup('holds-reserve', [10n, 10n], 5n);
-    const hold = randomUUID();
-    expect(await reserve(s, hold, 15n)).toBe('15');
+describe('a pending hold reserves from lots, the one expiring first first', () => {
+  it('marks the lots held; a transfer then spends only what is not held, and funds without a lot last', async () => {
+    const s = await setup('holds-reserve', [10, 10], 5);
+    const h = await hold(s, 15);
     expect(await lotState(s)).toEqual(['10/10', '10/5']);
-    expect((await debit(s, 7n))[0].code).toBe('ok'); // 5 free in the second lot, then 2 of the 5 without a lot
+    await transfer(t, s.f, s.wallet, s.other, 7); // 5 free in the second lot, then 2 of the 5 without a lot
     expect(await lotState(s)).toEqual(['10/10', '5/5']);
-    const reserved = await t.db.query<{ lot_id: string; amount: string }>(`SELECT lot_id::text, amount::text FROM hold_lots WHERE hold_id = $1 ORDER BY lot_id`, [hold]);
+    const reserved = await t.db.query<{ lot_id: string; amount: string }>(`SELECT lot_id::text, amount::text FROM hold_lots r WHERE hold_id = $1 ORDER BY r.lot_id`, [h.id]);
     expect(reserved).toEqual([
       { lot_id: s.lotIds[0], amount: '10' },
       { lot_id: s.lotIds[1], amount: '5' },
     ]);
   });
 
-  it('reserves beyond the lots from the funds without a lot (nothing recorded for that part)', async () => {
-    const s = await setup('holds-reserve-beyond', [4n], 10n);
-    expect(await reserve(s, randomUUID(), 9n)).toBe('4');
+  it('reserves beyond the lots from the funds without a lot', async () => {
+    const s = await setup('holds-reserve-beyond', [4], 10);
+    await hold(s, 9);
     expect(await lotState(s)).toEqual(['4/4']);
+  });
+
+  it('expired points never fund a hold: the lot expires first, and the hold is refused', async () => {
+    const s = await setup('holds-reserve-expired', [10]);
+    await makeDue(s.lotIds[0]);
+    const res = await t.request('POST', '/holds', { key: s.f.key, body: { amount: 5, currency: s.f.symbol, from: s.wallet, to: s.other, projectId: s.f.projectId } });
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('insufficient_funds');
+    expect((await expiries(s)).map((e) => e.amount)).toEqual(['10']);
   });
 });
 
 describe('reserved points do not expire while the hold is pending', () => {
   it('expires only the unreserved part of a due lot; the void then expires the released part at that instant', async () => {
-    const s = await setup('holds-expire', [10n, 10n]);
-    const hold = randomUUID();
-    await reserve(s, hold, 6n);
+    const s = await setup('holds-expire', [10, 10]);
+    const h = await hold(s, 6);
     await makeDue(s.lotIds[0], 1);
     expect((await lots.sweep(100)).expired).toBe(1);
     expect(await lotState(s)).toEqual(['6/6', '10/0']);
-    expect(await balance(s)).toBe(16n);
-    const before = Date.now();
-    expect(await release(s, hold)).toBe(1); // the void
+    expect((await expectStatus(t.request('GET', `/wallets/${s.wallet}/lots`, { key: s.f.key }), 200)).lots.map((l: any) => l.remaining)).toEqual([10]);
+    const voided = await voidHold(s, h.id);
     const [, released] = await expiries(s);
     expect(released).toMatchObject({ amount: '6', lot_id: s.lotIds[0], from_balance: '10' });
-    expect(released.created_at.getTime()).toBeGreaterThanOrEqual(before - 5); // dated the void, not the lot's expiry
+    expect(released.created_at.toISOString()).toBe(voided.updated_at); // dated the void, not the lot's expiry
     expect(await lotState(s)).toEqual(['0/0', '10/0']);
-    expect(await t.db.query(`SELECT 1 FROM hold_lots WHERE hold_id = $1`, [hold])).toEqual([]);
+    expect(await balance(s)).toEqual({ amount: '10', held: '0' });
+    expect(await t.db.query(`SELECT 1 FROM hold_lots WHERE hold_id = $1`, [h.id])).toEqual([]);
   });
 
   it('a void releases lots that are not due without expiring anything', async () => {
-    const s = await setup('holds-void', [10n]);
-    const hold = randomUUID();
-    await reserve(s, hold, 10n);
-    expect(await release(s, hold)).toBe(0);
+    const s = await setup('holds-void', [10]);
+    const h = await hold(s, 10);
+    await voidHold(s, h.id);
     expect(await lotState(s)).toEqual(['10/0']);
     expect(await expiries(s)).toEqual([]);
   });
 });
 
-describe('lots_capture: a capture consumes what its hold reserved, then releases the rest', () => {
-  it('consumes reserved points of an expired lot, earliest first, and releases the rest without expiry when nothing else is due', async () => {
-    const s = await setup('holds-capture', [10n, 10n]);
-    const hold = randomUUID();
-    await reserve(s, hold, 15n);
+describe('a capture consumes what its hold reserved, then releases the rest', () => {
+  it('consumes reserved points of an expired lot, earliest first; the rest of a lot that is not due is released without expiry', async () => {
+    const s = await setup('holds-capture', [10, 10]);
+    const h = await hold(s, 15);
     await makeDue(s.lotIds[0]);
-    expect(await capture(s, hold, 12n)).toBe('12');
+    await capture(s, h.id, 12);
     expect(await lotState(s)).toEqual(['0/0', '8/0']);
     expect(await expiries(s)).toEqual([]);
-    expect(await balance(s)).toBe(8n);
+    expect(await balance(s)).toEqual({ amount: '8', held: '0' });
   });
 
   it('a partial capture releases the uncaptured rest, and a released part of an expired lot expires at the capture', async () => {
-    const s = await setup('holds-capture-partial', [10n, 10n]);
-    const hold = randomUUID();
-    await reserve(s, hold, 15n);
+    const s = await setup('holds-capture-partial', [10, 10]);
+    const h = await hold(s, 15);
     await makeDue(s.lotIds[0], 1);
-    expect(await capture(s, hold, 4n)).toBe('4');
+    const captured = await capture(s, h.id, 4);
     const [expiry] = await expiries(s);
     expect(expiry).toMatchObject({ amount: '6', lot_id: s.lotIds[0], from_balance: '10' });
+    expect(expiry.created_at.toISOString()).toBe(captured.transaction.date);
     expect(await lotState(s)).toEqual(['0/0', '10/0']);
-    expect(await balance(s)).toBe(10n);
+    expect(await balance(s)).toEqual({ amount: '10', held: '0' });
   });
 });
 
-describe('lots_release at a hold\'s own expiry, in the past', () => {
-  it('expires what fell due before it, then the released part at the hold\'s expiry; what fell due since comes after, in date order', async () => {
-    const s = await setup('holds-expiry', [10n, 10n, 10n]);
-    const hold = randomUUID();
-    await reserve(s, hold, 4n); // from the first lot
-    await makeDue(s.lotIds[0], 10); // due 10 s ago: its free 6 expire then, its reserved 4 at the hold's expiry
+describe("a hold's own expiry", () => {
+  /** Lots due 10 s, 7 s and 2 s ago; a hold on the first lot expired 5 s ago. */
+  async function expiredHold(owner: string): Promise<{ s: Setup; expiredAt: Date; id: string }> {
+    const s = await setup(owner, [10, 10, 10]);
+    const h = await hold(s, 4);
+    await makeDue(s.lotIds[0], 10);
     await makeDue(s.lotIds[1], 7);
-    await makeDue(s.lotIds[2], 2); // due after the hold expired
-    const [{ at }] = await t.db.query<{ at: Date }>(`SELECT clock_timestamp()::timestamptz(3) - interval '5 seconds' AS at`);
-    const released = await t.db.transaction(async (client) => {
-      await client.query(`SELECT 1 FROM wallets WHERE id = $1 FOR NO KEY UPDATE`, [s.wallet]);
-      const n = (await client.query<{ n: number }>(`SELECT lots_release($1, $2, $3, $4) AS n`, [hold, s.wallet, s.f.assetId, at])).rows[0].n;
-      await client.query(`SELECT lots_expire_due($1, $2, clock_timestamp())`, [s.wallet, s.f.assetId]);
-      return n;
-    });
-    expect(released).toBe(3);
+    await makeDue(s.lotIds[2], 2);
+    const [{ at }] = await t.db.query<{ at: Date }>(`UPDATE holds SET expires_at = clock_timestamp()::timestamptz(3) - interval '5 seconds' WHERE id = $1 RETURNING expires_at AS at`, [h.id]);
+    return { s, expiredAt: at, id: h.id };
+  }
+
+  const expectReleasedAt = async (s: Setup, expiredAt: Date) => {
     const posted = await expiries(s);
     expect(posted.map((e) => [e.lot_id, e.amount, e.from_balance])).toEqual([
       [s.lotIds[0], '6', '24'],
       [s.lotIds[1], '10', '14'],
-      [s.lotIds[0], '4', '10'],
+      [s.lotIds[0], '4', '10'], // the reserved part, at the hold's expiry
       [s.lotIds[2], '10', '0'],
     ]);
-    expect(posted[2].created_at.getTime()).toBe(at.getTime());
+    expect(posted[2].created_at.getTime()).toBe(expiredAt.getTime());
     const dates = posted.map((e) => e.created_at.getTime());
     expect([...dates].sort((a, b) => a - b)).toEqual(dates);
+  };
+
+  it('releases its lots as of its expires_at before a later posting touches the wallet, in date order', async () => {
+    const { s, expiredAt, id } = await expiredHold('holds-expiry');
+    await transfer(t, s.f, s.f.system.id, s.wallet, 1);
+    await expectReleasedAt(s, expiredAt);
+    expect(await balance(s)).toEqual({ amount: '1', held: '0' });
+    expect((await expectStatus(t.request('GET', `/holds/${id}`, { key: s.f.key }), 200)).hold.status).toBe('expired');
+  });
+
+  it('is settled by the sweeper when nothing touches the wallet', async () => {
+    const { s, expiredAt } = await expiredHold('holds-expiry-sweep');
+    expect((await lots.sweep(100)).expired).toBe(4);
+    await expectReleasedAt(s, expiredAt);
+    expect(await balance(s)).toEqual({ amount: '0', held: '0' });
   });
 });

@@ -29,7 +29,7 @@ interface LotRow {
 }
 
 const lotsOf = (walletId: string) =>
-  t.db.query<LotRow>(`SELECT id::text, amount::text, remaining::text, expires_at, created_at, credit_tx_id FROM lots WHERE wallet_id = $1 ORDER BY id`, [walletId]);
+  t.db.query<LotRow>(`SELECT id::text, amount::text, remaining::text, expires_at, created_at, credit_tx_id FROM lots l WHERE wallet_id = $1 ORDER BY l.id`, [walletId]);
 const balanceOf = async (walletId: string) => {
   const [row] = await t.db.query<{ amount: string }>(`SELECT amount::text FROM balances WHERE wallet_id = $1`, [walletId]);
   return row ? BigInt(row.amount) : 0n;
@@ -40,7 +40,7 @@ const setExpiry = (f: FundedProject, seconds: number | null) =>
 const makeDue = (lotId: string) => t.db.query(`UPDATE lots SET expires_at = clock_timestamp()::timestamptz(3) WHERE id = $1`, [lotId]);
 
 async function post(f: FundedProject, from: string | null, to: string, amount: bigint) {
-  const request: PostingRequest = { projectId: f.projectId, assetId: f.assetId, fromWalletId: from, toWalletId: to, amount, requestKey: null };
+  const request: PostingRequest = { kind: from === null ? 'seed' : 'transfer', projectId: f.projectId, assetId: f.assetId, fromWalletId: from, toWalletId: to, amount, requestKey: null };
   const [result] = await ledger.post([request]);
   return result;
 }

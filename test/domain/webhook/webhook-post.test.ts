@@ -20,6 +20,7 @@ afterAll(() => t.close());
 
 const call = (note: string): WebhookCall => ({ ownerId: 'webhook-post', flowId: 'reward', values: { note }, message: `reward: ${note}` });
 const reward = (minor: bigint, note: string | null, requestKey: string | null = null): PostingRequest => ({
+  kind: 'transfer',
   projectId: p.projectId,
   assetId: p.assetId,
   fromWalletId: p.system.id,

@@ -53,18 +53,36 @@ export type Balance = {
   /** The wallet address. */
   account: Scalars['String']['output'];
   assetId: Scalars['ID']['output'];
-  /** Major units, as a decimal string. */
+  /** balance − held: what transfers, holds and reversals may spend. */
+  available?: Maybe<Scalars['Decimal']['output']>;
+  /** The posted balance, major units, as a decimal string. */
   balance: Scalars['Decimal']['output'];
   /** The asset symbol. */
   currency: Scalars['String']['output'];
   /** The balance's unexpired lots with something left, earliest expiry first (GET /wallets/{id}/lots); none for a system wallet. */
   expiring: Array<Lot>;
+  /** Sum of the wallet's pending, unexpired holds as sender in this currency. */
+  held?: Maybe<Scalars['Decimal']['output']>;
 };
 
 
 /** A wallet's balance in one currency of its project (zero included). */
 export type BalanceExpiringArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** One leg of transferBatch. */
+export type BatchTransferInput = {
+  /** Major units, > 0, at most the asset's fractions decimals. */
+  amount: Scalars['Decimal']['input'];
+  /** An asset symbol of the project. */
+  currency: Scalars['String']['input'];
+  /** Sender: a wallet id or address in the project. */
+  from: Scalars['String']['input'];
+  metadata?: InputMaybe<Scalars['JSONObject']['input']>;
+  reference?: InputMaybe<Scalars['String']['input']>;
+  /** Receiver: a wallet id or address in the project. */
+  to: Scalars['String']['input'];
 };
 
 export type CreateAssetInput = {
@@ -106,6 +124,59 @@ export type DeleteAssetPayload = {
   id: Scalars['ID']['output'];
 };
 
+/** A reservation of the sender's available funds for a later capture or void (CONTRACT §10). */
+export type Hold = {
+  __typename?: 'Hold';
+  /** The amount reserved at creation (major units). */
+  amount: Scalars['Decimal']['output'];
+  /** The captured part (0 until captured). */
+  capturedAmount: Scalars['Decimal']['output'];
+  createdAt: Scalars['DateTime']['output'];
+  /** The asset symbol. */
+  currency: Scalars['String']['output'];
+  expiresAt?: Maybe<Scalars['DateTime']['output']>;
+  /** Address of the sender. */
+  from: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  metadata: Scalars['JSONObject']['output'];
+  projectId: Scalars['ID']['output'];
+  reference?: Maybe<Scalars['String']['output']>;
+  status: HoldStatus;
+  /** Address of the receiver. */
+  to: Scalars['String']['output'];
+  /** The capture's transaction. */
+  transactionId?: Maybe<Scalars['ID']['output']>;
+  updatedAt: Scalars['DateTime']['output'];
+};
+
+/** captureHold: the posted transaction (balance: the sender’s) and the captured hold. */
+export type HoldCapture = {
+  __typename?: 'HoldCapture';
+  hold: Hold;
+  transaction: Transaction;
+};
+
+export type HoldConnection = {
+  __typename?: 'HoldConnection';
+  edges: Array<HoldEdge>;
+  pageInfo: PageInfo;
+  /** All items of the list, across pages. */
+  totalCount: Scalars['Int']['output'];
+};
+
+export type HoldEdge = {
+  __typename?: 'HoldEdge';
+  cursor: Scalars['String']['output'];
+  node: Hold;
+};
+
+/** pending → captured | voided | expired (expired from the instant expiresAt passes). */
+export type HoldStatus =
+  | 'CAPTURED'
+  | 'EXPIRED'
+  | 'PENDING'
+  | 'VOIDED';
+
 /** Points credited together to a customer wallet and expiring together (CONTRACT §15). */
 export type Lot = {
   __typename?: 'Lot';
@@ -119,8 +190,12 @@ export type Lot = {
 
 export type Mutation = {
   __typename?: 'Mutation';
+  /** POST /holds/{id}/capture: posts `amount` (default: the whole hold) and releases the rest. */
+  captureHold: HoldCapture;
   /** POST /assets. */
   createAsset: Asset;
+  /** POST /holds: reserves the sender's available funds; nothing is posted. */
+  createHold: Hold;
   /** POST /projects. */
   createProject: Project;
   /** POST /wallets/create/{type}. */
@@ -129,22 +204,49 @@ export type Mutation = {
   deleteAsset: DeleteAssetPayload;
   /** PUT /projects/{id}. */
   renameProject: Project;
+  /** POST /transactions/{id}/reverse: back from the original's receiver to its sender (@mint for a seed); `balance` is the reversal's sender's. */
+  reverseTransaction: Transaction;
   /** POST /transactions/seed: mints into a system wallet from @mint; `balance` is the seeded wallet's. */
   seed: Transaction;
   /** PUT /wallets/status/{id}. */
   setWalletStatus: Wallet;
   /** POST /transactions; `balance` is the sender's resulting balance. */
   transfer: Transaction;
+  /** POST /transactions/batch: 1–100 transfers, all or none, in order; each `balance` is its sender's. */
+  transferBatch: Array<Transaction>;
   /** PUT /assets/{id}. */
   updateAsset: Asset;
+  /** POST /holds/{id}/void: releases a pending hold. */
+  voidHold: Hold;
   /** POST /webhook: reward and redeem post a transfer; other flows are recorded. */
   webhook: WebhookResult;
+};
+
+
+export type MutationCaptureHoldArgs = {
+  amount?: InputMaybe<Scalars['Decimal']['input']>;
+  id: Scalars['ID']['input'];
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  projectId: Scalars['ID']['input'];
 };
 
 
 export type MutationCreateAssetArgs = {
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
   input: CreateAssetInput;
+};
+
+
+export type MutationCreateHoldArgs = {
+  amount: Scalars['Decimal']['input'];
+  currency: Scalars['String']['input'];
+  expiresIn?: InputMaybe<Scalars['Int']['input']>;
+  from: Scalars['String']['input'];
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  metadata?: InputMaybe<Scalars['JSONObject']['input']>;
+  projectId: Scalars['ID']['input'];
+  reference?: InputMaybe<Scalars['String']['input']>;
+  to: Scalars['String']['input'];
 };
 
 
@@ -174,6 +276,16 @@ export type MutationRenameProjectArgs = {
 };
 
 
+export type MutationReverseTransactionArgs = {
+  amount?: InputMaybe<Scalars['Decimal']['input']>;
+  id: Scalars['ID']['input'];
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  metadata?: InputMaybe<Scalars['JSONObject']['input']>;
+  projectId: Scalars['ID']['input'];
+  reference?: InputMaybe<Scalars['String']['input']>;
+};
+
+
 export type MutationSeedArgs = {
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
   input: SeedInput;
@@ -193,10 +305,24 @@ export type MutationTransferArgs = {
 };
 
 
+export type MutationTransferBatchArgs = {
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  projectId: Scalars['ID']['input'];
+  transfers: Array<BatchTransferInput>;
+};
+
+
 export type MutationUpdateAssetArgs = {
   id: Scalars['ID']['input'];
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
   input: UpdateAssetInput;
+};
+
+
+export type MutationVoidHoldArgs = {
+  id: Scalars['ID']['input'];
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  projectId: Scalars['ID']['input'];
 };
 
 
@@ -290,6 +416,10 @@ export type Query = {
   asset?: Maybe<Asset>;
   /** Your assets, or one project's own assets, oldest first (GET /assets). */
   assets: AssetConnection;
+  /** GET /holds/{id}; null when missing or not yours. */
+  hold?: Maybe<Hold>;
+  /** GET /holds: a project's holds, newest first; walletId (id or address) matches either side. */
+  holds: HoldConnection;
   /** The caller's plan (same as GET /user/plan). */
   plan: Plan;
   /** One of your projects (GET /projects/{id}); another owner's: not_found. */
@@ -319,6 +449,20 @@ export type QueryAssetsArgs = {
 };
 
 
+export type QueryHoldArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryHoldsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: Scalars['Int']['input'];
+  projectId: Scalars['ID']['input'];
+  status?: InputMaybe<HoldStatus>;
+  walletId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
 export type QueryProjectArgs = {
   id: Scalars['ID']['input'];
 };
@@ -336,6 +480,7 @@ export type QueryTransactionsArgs = {
   currency?: InputMaybe<Scalars['String']['input']>;
   first?: Scalars['Int']['input'];
   projectId?: InputMaybe<Scalars['ID']['input']>;
+  reference?: InputMaybe<Scalars['String']['input']>;
   walletId: Scalars['String']['input'];
 };
 
@@ -372,7 +517,9 @@ export type SeedInput = {
   amount: Scalars['Decimal']['input'];
   /** An asset symbol of the project. */
   currency: Scalars['String']['input'];
+  metadata?: InputMaybe<Scalars['JSONObject']['input']>;
   projectId: Scalars['ID']['input'];
+  reference?: InputMaybe<Scalars['String']['input']>;
   /** A system wallet id or address in the project. */
   to: Scalars['String']['input'];
 };
@@ -399,10 +546,18 @@ export type Transaction = {
   /** null for a seed (from @mint). */
   fromWallet?: Maybe<Wallet>;
   id: Scalars['ID']['output'];
+  /** The caller's metadata ({} when none). */
+  metadata: Scalars['JSONObject']['output'];
   projectId: Scalars['ID']['output'];
+  /** The caller's reference, unique per project among transactions and holds. */
+  reference?: Maybe<Scalars['String']['output']>;
+  /** Major units reversed so far by later reversals of this one (0 for none). */
+  reversedAmount: Scalars['Decimal']['output'];
+  /** The original transaction this one reverses, or null. */
+  reverses?: Maybe<Scalars['ID']['output']>;
   /** Address of the receiver; "@expired" for expired points. */
   to: Scalars['String']['output'];
-  /** null for an expiry (to @expired). */
+  /** null for the reversal of a seed (back to @mint) and for an expiry (to @expired). */
   toWallet?: Maybe<Wallet>;
 };
 
@@ -429,7 +584,11 @@ export type TransferInput = {
   currency: Scalars['String']['input'];
   /** Sender: a wallet id or address in the project. */
   from: Scalars['String']['input'];
+  /** A JSON object of at most 4 KiB serialised. */
+  metadata?: InputMaybe<Scalars['JSONObject']['input']>;
   projectId: Scalars['ID']['input'];
+  /** Unique per project among transactions and holds: 1–128 of A–Z a–z 0–9 . _ : / # -. */
+  reference?: InputMaybe<Scalars['String']['input']>;
   /** Receiver: a wallet id or address in the project. */
   to: Scalars['String']['input'];
 };

@@ -49,8 +49,8 @@ interface Child {
 const LEAVES: Record<TypeName, string[]> = {
   Project: ['id', 'name', 'type', 'assetId', 'owner', 'supportExchangeRate', 'createdAt', 'updatedAt', '__typename'],
   Wallet: ['id', 'projectId', 'address', 'type', 'status', 'createdAt', 'updatedAt', '__typename'],
-  Balance: ['account', 'currency', 'assetId', 'balance', '__typename'],
-  Transaction: ['id', 'projectId', 'amount', 'currency', 'from', 'to', 'date', 'balance', '__typename'],
+  Balance: ['account', 'currency', 'assetId', 'balance', 'held', 'available', '__typename'],
+  Transaction: ['id', 'projectId', 'amount', 'currency', 'from', 'to', 'date', 'balance', 'reverses', 'reversedAmount', 'reference', '__typename'],
   PageInfo: ['hasNextPage', 'hasPreviousPage', 'startCursor', 'endCursor', '__typename'],
   WalletConnection: ['totalCount', '__typename'],
   RecentTransactionConnection: ['totalCount', '__typename'],

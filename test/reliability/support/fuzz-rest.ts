@@ -22,6 +22,10 @@ export interface FuzzTarget {
   customerId: string;
   /** Every id and address of the project's wallets (generated references avoid them). */
   known: string[];
+  /** Pending holds of 5 from the system wallet to the customer: one per control (REST, GraphQL; capture, void). */
+  holds: { restCapture: string; restVoid: string; gqlCapture: string; gqlVoid: string };
+  /** A transfer of 10 from the system wallet to another customer, reversible. */
+  transactionId: string;
 }
 
 export interface FuzzRequest {
@@ -191,6 +195,7 @@ function endpoints(t: FuzzTarget): EndpointSpec[] {
         }),
       ],
     },
+    ...verbEndpoints(t, { projectId, walletRef, currency, amount, transfer }),
     {
       name: 'POST /webhook',
       method: 'POST',
@@ -217,6 +222,77 @@ function endpoints(t: FuzzTarget): EndpointSpec[] {
             const valid = flowId === 'reward' ? { to: t.customerId, amount: 1 } : { from: t.customerId, amount: 1 };
             return { endpoint: 'POST /webhook', breaker: `${flowId} values`, method: 'POST', path: '/webhook', body: { flowId, projectId: t.projectId, values: { ...valid, ...bad } } };
           }),
+      ],
+    },
+  ];
+}
+
+/** Holds, reversals and batches (CONTRACT §10–§13). */
+function verbEndpoints(t: FuzzTarget, f: { projectId: FieldSpec; walletRef: (required: boolean) => FieldSpec; currency: FieldSpec; amount: FieldSpec; transfer: Record<string, unknown> }): EndpointSpec[] {
+  const reference: FieldSpec = { type: 'string', required: false, invalid: fc.oneof(fc.constant(''), fc.constant('has space'), fc.constant('r'.repeat(129)), fc.constantFrom('é', 'a+b', 'x?y')) };
+  const metadata: FieldSpec = { type: 'object', required: false, invalid: fc.constant({ big: 'x'.repeat(4 * 1024) }) };
+  const holdId = fc.oneof(badUuidSegment, fc.uuid());
+  const leg = { amount: 1, currency: t.symbol, from: t.systemId, to: t.customerId };
+  const batch = (breaker: string, transfers: unknown): FuzzRequest => ({ endpoint: 'POST /transactions/batch', breaker, method: 'POST', path: '/transactions/batch', body: { projectId: t.projectId, transfers } });
+  return [
+    {
+      name: 'POST /holds',
+      method: 'POST',
+      path: () => '/holds',
+      fields: {
+        amount: f.amount,
+        currency: f.currency,
+        from: f.walletRef(true),
+        to: f.walletRef(true),
+        projectId: f.projectId,
+        expiresIn: { type: 'integer', required: false, invalid: fc.oneof(fc.constantFrom(0, -1, 2_592_001), fc.integer({ min: 2_592_001 })) },
+        reference,
+        metadata,
+      },
+      base: { ...f.transfer, expiresIn: 60, reference: 'fuzz-hold', metadata: { fuzz: true } },
+      extra: [
+        // The customer holds nothing: any hold from it overdraws (409, nothing reserved).
+        fc.integer({ min: 1, max: 1_000_000 }).map((cents) => ({ endpoint: 'POST /holds', breaker: 'overdraw', method: 'POST', path: '/holds', body: { ...f.transfer, from: t.customerId, to: t.systemId, amount: cents / 100 } })),
+      ],
+    },
+    {
+      name: 'POST /holds/{id}/capture',
+      method: 'POST',
+      path: (id = t.holds.restCapture) => `/holds/${id}/capture`,
+      badParams: holdId,
+      fields: { projectId: f.projectId, amount: { type: 'number', required: false, invalid: fc.oneof(f.amount.invalid!, fc.integer({ min: 6, max: 1_000_000 })) } },
+      base: { projectId: t.projectId, amount: 2 },
+    },
+    {
+      name: 'POST /holds/{id}/void',
+      method: 'POST',
+      path: (id = t.holds.restVoid) => `/holds/${id}/void`,
+      badParams: holdId,
+      fields: { projectId: { ...f.projectId, invalid: fc.oneof(invalidValues.projectId, fc.constantFrom(2_147_483_647)) } },
+      base: { projectId: t.projectId },
+    },
+    {
+      name: 'POST /transactions/{id}/reverse',
+      method: 'POST',
+      path: (id = t.transactionId) => `/transactions/${id}/reverse`,
+      badParams: holdId,
+      fields: { projectId: f.projectId, amount: { type: 'number', required: false, invalid: fc.oneof(f.amount.invalid!, fc.integer({ min: 11, max: 1_000_000 })) }, reference, metadata },
+      base: { projectId: t.projectId, amount: 0.01, reference: 'fuzz-reversal', metadata: { fuzz: true } },
+    },
+    {
+      name: 'POST /transactions/batch',
+      method: 'POST',
+      path: () => '/transactions/batch',
+      fields: { projectId: f.projectId },
+      base: { projectId: t.projectId, transfers: [leg] },
+      extra: [
+        fc.constantFrom([], Array.from({ length: 101 }, () => leg), 'x', {}).map((transfers) => batch('transfers out of range', transfers)),
+        fc.tuple(fc.nat({ max: 3 }), f.amount.invalid!).map(([i, amount]) => batch('a leg with an invalid amount', [...Array(i).fill(leg), { ...leg, amount }])),
+        fc.tuple(fc.nat({ max: 3 }), unknownReference(t.known)).map(([i, to]) => batch('a leg to an unknown wallet', [...Array(i).fill(leg), { ...leg, to }])),
+        fc.tuple(fc.nat({ max: 3 }), unknownKey(['amount', 'currency', 'from', 'to', 'reference', 'metadata'])).map(([i, key]) => batch('a leg with an unknown field', [...Array(i).fill(leg), { ...leg, [key]: 1 }])),
+        fc.nat({ max: 3 }).map((i) => batch('a leg from = to', [...Array(i).fill(leg), { ...leg, to: t.systemId }])),
+        fc.integer({ min: 1, max: 1_000_000 }).map((cents) => batch('a later leg overdraws', [leg, { ...leg, from: t.customerId, to: t.systemId, amount: 1 + cents / 100 }])),
+        fc.constant(batch('a reference twice', [{ ...leg, reference: 'dup' }, { ...leg, reference: 'dup' }])),
       ],
     },
   ];

@@ -63,7 +63,7 @@ export async function lotViolations(db: Queryable, options: LotOracleOptions): P
     [options.projectId],
   );
   const dbLots = await db.query<DbLot>(
-    `SELECT id::text, wallet_id, amount::text, remaining::text, held::text, expires_at, created_at, credit_tx_id FROM lots WHERE project_id = $1 ORDER BY id`,
+    `SELECT id::text, wallet_id, amount::text, remaining::text, held::text, expires_at, created_at, credit_tx_id FROM lots l WHERE project_id = $1 ORDER BY l.id`,
     [options.projectId],
   );
   const balances = new Map(

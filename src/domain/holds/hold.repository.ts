@@ -1,0 +1,100 @@
+import type { Database } from '../../db/database.js';
+import type { HoldStatus, HoldView } from './hold.types.js';
+
+/**
+ * A hold's status and updated_at as of now: a pending hold past its expires_at reads `expired`,
+ * updated at its expires_at, whether or not a posting has released it yet (the release writes
+ * exactly these values).
+ */
+const HOLD_COLUMNS = `
+  h.id, h.seq::text AS seq, h.project_id, h.asset_id, a.symbol, a.fractions, h.amount::text AS amount,
+  h.from_wallet_id, h.to_wallet_id, wf.address AS from_address, wt.address AS to_address,
+  CASE WHEN h.status = 'pending' AND h.expires_at <= now() THEN 'expired' ELSE h.status END AS status,
+  h.captured_amount::text AS captured_amount, h.transaction_id, h.expires_at, h.created_at,
+  CASE WHEN h.status = 'pending' AND h.expires_at <= now() THEN h.expires_at ELSE h.updated_at END AS updated_at,
+  h.reference, h.metadata`;
+
+const HOLD_JOINS = `
+  JOIN assets a ON a.id = h.asset_id
+  JOIN wallets wf ON wf.id = h.from_wallet_id
+  JOIN wallets wt ON wt.id = h.to_wallet_id`;
+
+/** The hold status filter as of now (SQL; `$n` is the wanted status or NULL for any). */
+const statusIs = (param: string): string => `(${param}::text IS NULL OR (CASE WHEN h.status = 'pending' AND h.expires_at <= now() THEN 'expired' ELSE h.status END) = ${param})`;
+
+export class HoldRepository {
+  constructor(private readonly db: Database) {}
+
+  /** The owner's holds among `ids` (malformed, foreign and unknown ids are absent). */
+  async byIds(ownerId: string, ids: readonly string[]): Promise<HoldView[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.query<RawHold>(
+      `SELECT ${HOLD_COLUMNS}
+         FROM holds h
+         JOIN projects p ON p.id = h.project_id AND p.owner_id = $2
+         ${HOLD_JOINS}
+        WHERE h.id = ANY ($1::uuid[])`,
+      [ids, ownerId],
+    );
+    return rows.map(toHold);
+  }
+
+  /** A page of a project's holds, newest first, optionally of one wallet (either side) and one status, with the total. */
+  async list(projectId: number, walletId: string | null, status: HoldStatus | null, limit: number, offset: number): Promise<{ rows: HoldView[]; total: number }> {
+    const where = `h.project_id = $1 AND ($2::uuid IS NULL OR h.from_wallet_id = $2 OR h.to_wallet_id = $2) AND ${statusIs('$3')}`;
+    const [rows, [count]] = await Promise.all([
+      this.db.query<RawHold>(
+        `SELECT ${HOLD_COLUMNS} FROM holds h ${HOLD_JOINS} WHERE ${where} ORDER BY h.seq DESC LIMIT $4 OFFSET $5`,
+        [projectId, walletId, status, limit, offset],
+      ),
+      this.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM holds h WHERE ${where}`, [projectId, walletId, status]),
+    ]);
+    return { rows: rows.map(toHold), total: Number(count.n) };
+  }
+}
+
+interface RawHold {
+  id: string;
+  seq: string;
+  project_id: number;
+  asset_id: string;
+  symbol: string;
+  fractions: number;
+  amount: string;
+  from_wallet_id: string;
+  to_wallet_id: string;
+  from_address: string;
+  to_address: string;
+  status: HoldStatus;
+  captured_amount: string;
+  transaction_id: string | null;
+  expires_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  reference: string | null;
+  metadata: Record<string, unknown> | null;
+}
+
+function toHold(r: RawHold): HoldView {
+  return {
+    id: r.id,
+    seq: r.seq,
+    projectId: r.project_id,
+    assetId: r.asset_id,
+    symbol: r.symbol,
+    fractions: r.fractions,
+    amount: BigInt(r.amount),
+    fromWalletId: r.from_wallet_id,
+    toWalletId: r.to_wallet_id,
+    from: r.from_address,
+    to: r.to_address,
+    status: r.status,
+    capturedAmount: BigInt(r.captured_amount),
+    transactionId: r.transaction_id,
+    expiresAt: r.expires_at,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    reference: r.reference,
+    metadata: r.metadata ?? {},
+  };
+}

@@ -1,0 +1,146 @@
+import type { Principal } from '../auth/api-key.service.js';
+import { notFound, validationError } from '../errors.js';
+import { nextPostingKey } from '../idempotency/request-scope.js';
+import type { LedgerRepository } from '../ledger/ledger.repository.js';
+import { checkAnnotations, ExpiresInRule } from '../ledger/ledger.rules.js';
+import type { HistoryRow, PostingResult } from '../ledger/ledger.types.js';
+import type { PostingQueue } from '../ledger/posting-queue.js';
+import { minorAmount, refusal, resolveMovement } from '../ledger/movement.js';
+import { UuidRule, ProjectIdRule } from '../shared/ids.js';
+import { checkField, checkInput } from '../shared/validation.js';
+import { PageRules, offsetOf, type Page } from '../shared/paging.js';
+import { isUuid } from '../shared/ids.js';
+import type { HoldRepository } from './hold.repository.js';
+import { HOLD_STATUSES, type CaptureHoldInput, type CreateHoldInput, type HoldListQuery, type HoldView, type VoidHoldInput } from './hold.types.js';
+import { z } from 'zod';
+
+const ListRules = PageRules.extend({ projectId: ProjectIdRule, status: z.enum(HOLD_STATUSES).optional() });
+
+/**
+ * Holds (two-phase transfers, CONTRACT §10): reserve the sender's available funds, then capture
+ * (all or part) or void. The rules live in the posting routines (ledger_apply.sql); every change
+ * goes through the PostingQueue like any posting, in the sender's lane.
+ */
+export class HoldService {
+  constructor(
+    private readonly holds: HoldRepository,
+    private readonly ledger: LedgerRepository,
+    private readonly queue: PostingQueue,
+  ) {}
+
+  async create(principal: Principal, input: CreateHoldInput): Promise<HoldView> {
+    const notes = checkAnnotations(input);
+    if (input.expiresIn != null) checkField('expiresIn', ExpiresInRule, input.expiresIn);
+    const { context, asset, from, to, amount } = await resolveMovement(this.ledger, principal, input);
+    const result = await this.queue.submit({
+      kind: 'hold',
+      projectId: context.projectId,
+      assetId: asset.id,
+      fromWalletId: from.id,
+      toWalletId: to.id,
+      amount,
+      requestKey: nextPostingKey(),
+      expiresIn: input.expiresIn ?? null,
+      ...notes,
+    });
+    if (result.code !== 'ok') throw refusal(result, asset.fractions);
+    return this.reread(principal, result.holdId!);
+  }
+
+  /** Posts `amount` (default: the whole hold) from → to, releases the rest; the hold becomes `captured`. */
+  async capture(principal: Principal, id: string, input: CaptureHoldInput): Promise<{ transaction: HistoryRow; hold: HoldView }> {
+    const hold = await this.settling(principal, id, input.projectId);
+    let amount: bigint | null = null;
+    if (input.amount != null) {
+      amount = minorAmount(input.amount, { id: hold.assetId, symbol: hold.symbol, fractions: hold.fractions });
+      if (amount > hold.amount) throw validationError('amount', 'must be at most the hold amount');
+    }
+    const result = await this.settle(hold, 'capture', amount);
+    const settled = await this.reread(principal, hold.id);
+    const transaction: HistoryRow = {
+      walletId: hold.fromWalletId,
+      id: result.id!,
+      seq: result.seq!,
+      projectId: hold.projectId,
+      assetId: hold.assetId,
+      symbol: hold.symbol,
+      fractions: hold.fractions,
+      amount: settled.capturedAmount,
+      fromWalletId: hold.fromWalletId,
+      toWalletId: hold.toWalletId,
+      fromAddress: hold.from,
+      toAddress: hold.to,
+      balance: result.fromBalance!,
+      date: result.postedAt!,
+      reverses: null,
+      reversedAmount: 0n,
+      reference: null,
+      metadata: {},
+    };
+    return { transaction, hold: settled };
+  }
+
+  async void(principal: Principal, id: string, input: VoidHoldInput): Promise<HoldView> {
+    const hold = await this.settling(principal, id, input.projectId);
+    await this.settle(hold, 'void', null);
+    return this.reread(principal, hold.id);
+  }
+
+  async get(principal: Principal, id: string): Promise<HoldView> {
+    checkField('id', UuidRule, id);
+    const [hold] = await this.holds.byIds(principal.ownerId, [id]);
+    if (!hold) throw notFound('hold', id);
+    return hold;
+  }
+
+  /** One statement for a batch of ids (DataLoader): aligned with `ids`, null where missing or foreign. */
+  async getMany(ownerId: string, ids: readonly string[]): Promise<(HoldView | null)[]> {
+    const rows = await this.holds.byIds(ownerId, ids.filter(isUuid));
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.map((id) => byId.get(String(id).toLowerCase()) ?? null);
+  }
+
+  /** A project's holds, newest first; `walletId` (an id or address of the project) matches either side. */
+  async list(principal: Principal, query: HoldListQuery): Promise<Page<HoldView>> {
+    const { projectId, status, page, limit } = checkInput(ListRules, { projectId: query.projectId, status: query.status, page: query.page, limit: query.limit });
+    let walletId: string | null = null;
+    if (query.walletId !== undefined) {
+      const wallet = await this.ledger.findWallet(principal.ownerId, query.walletId, isUuid(query.walletId) ? query.walletId : null, projectId);
+      if (!wallet || wallet.projectId !== projectId) throw notFound('wallet', query.walletId);
+      walletId = wallet.id;
+    } else if (!(await this.ledger.ownsProject(principal.ownerId, projectId))) {
+      throw notFound('project', projectId);
+    }
+    const { rows, total } = await this.holds.list(projectId, walletId, status ?? null, limit, offsetOf({ page, limit }));
+    return { items: rows, total };
+  }
+
+  /** The caller's hold in that project (else 404), before any state check. */
+  private async settling(principal: Principal, id: string, projectId: number): Promise<HoldView> {
+    checkField('id', UuidRule, id);
+    checkField('projectId', ProjectIdRule, projectId);
+    const [hold] = await this.holds.byIds(principal.ownerId, [id]);
+    if (!hold || hold.projectId !== projectId) throw notFound('hold', id);
+    return hold;
+  }
+
+  private async settle(hold: HoldView, kind: 'capture' | 'void', amount: bigint | null): Promise<PostingResult> {
+    const result = await this.queue.submit({
+      kind,
+      projectId: hold.projectId,
+      assetId: hold.assetId,
+      fromWalletId: hold.fromWalletId,
+      toWalletId: hold.toWalletId,
+      amount,
+      target: hold.id,
+      requestKey: nextPostingKey(),
+    });
+    if (result.code !== 'ok') throw refusal(result, hold.fractions);
+    return result;
+  }
+
+  private async reread(principal: Principal, id: string): Promise<HoldView> {
+    const [hold] = await this.holds.byIds(principal.ownerId, [id]);
+    return hold;
+  }
+}

@@ -1,0 +1,53 @@
+import type { Annotations } from '../ledger/ledger.rules.js';
+
+export type HoldStatus = 'pending' | 'captured' | 'voided' | 'expired';
+export const HOLD_STATUSES = ['pending', 'captured', 'voided', 'expired'] as const;
+
+/** A hold as read (CONTRACT §10): `status` and `updatedAt` already say `expired` from the instant its expires_at passed. */
+export interface HoldView {
+  id: string;
+  seq: string;
+  projectId: number;
+  assetId: string;
+  symbol: string;
+  fractions: number;
+  amount: bigint;
+  fromWalletId: string;
+  toWalletId: string;
+  from: string;
+  to: string;
+  status: HoldStatus;
+  capturedAmount: bigint;
+  transactionId: string | null;
+  expiresAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+  reference: string | null;
+  metadata: Record<string, unknown>;
+}
+
+export interface CreateHoldInput extends Annotations {
+  projectId: number;
+  currency: string;
+  from: string;
+  to: string;
+  amount: number | string;
+  expiresIn?: number | null;
+}
+
+export interface CaptureHoldInput {
+  projectId: number;
+  amount?: number | string | null;
+}
+
+export interface VoidHoldInput {
+  projectId: number;
+}
+
+export interface HoldListQuery {
+  projectId: number;
+  walletId?: string;
+  status?: HoldStatus;
+  page: number;
+  limit: number;
+}

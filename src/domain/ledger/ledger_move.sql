@@ -1,0 +1,127 @@
+-- ledger_move: the ONE per-leg money movement, used by every posting kind (transfer, seed,
+-- batch leg, hold capture, reversal) through ledger_apply. Moves p_amount minor units of
+-- p_asset from p_from (NULL: the reserved @mint source, a seed) to p_to (NULL: back to @mint,
+-- the reversal of a seed) and records the transaction with both resulting balances.
+--
+-- The caller (ledger_post) has locked both wallet rows, in id order, before calling.
+--
+-- Rules, in this order (the first refusal is the outcome; a refusal writes nothing):
+-- 1. both wallets `active` ('wallet_inactive'); @mint is always active;
+-- 2. the receiver's balance stays within bigint ('balance_overflow');
+-- 3. the sender keeps available >= 0: one conditional UPDATE (`amount - held >= p_amount`),
+--    where `p_release` is held released in the same row update (a capture releases its whole
+--    hold while debiting the captured part). Before refusing for funds, the sender's expired
+--    holds are released (ledger_release_expired) and the debit tried once more, so a hold past
+--    its expires_at never reserves funds ('insufficient_funds');
+-- 4. the credit (a first balance row in an asset is preceded by a share lock on the asset, taken
+--    before the debit, against a concurrent delete: 'asset_missing');
+-- 5. the transaction row: kind, both resulting balances (the running balance chains), and
+--    reverses / hold_id / reference / metadata as given. `tx_count` moves in the same row
+--    updates as the amounts.
+--
+-- Hooks (keep them here, once for every posting kind):
+-- * lots (§15, src/domain/lots/*.sql), only for an asset that has ever had an expiry: after
+--   step 1, both wallets are settled at p_now (lots_settle: holds that expired while reserving
+--   lots are released, due lots expire — those expiry postings stay even when the movement is
+--   then refused: they were owed); after step 3 the sender's lots are consumed (a capture's from
+--   what its hold reserved, lots_capture); after step 5 a credit to a customer wallet while the
+--   asset has an expiry creates its lot (lots_credit). The transaction is dated p_now, the
+--   instant at which expiry was judged;
+-- * events (§16): one `transaction.posted` per transaction, after step 5.
+CREATE OR REPLACE FUNCTION ledger_move(
+  p_project integer, p_asset uuid, p_from uuid, p_to uuid, p_amount bigint, p_kind text, p_request text,
+  p_id uuid, p_reference text, p_metadata json, p_reverses uuid, p_hold uuid, p_release bigint, p_now timestamp with time zone,
+  OUT code text, OUT tx_id uuid, OUT tx_seq bigint, OUT from_balance bigint, OUT to_balance bigint, OUT posted_at timestamp with time zone
+) RETURNS record LANGUAGE plpgsql AS $fn$
+DECLARE
+  v_status text;
+  v_to_current bigint;
+  v_from_count bigint;
+  v_to_count bigint;
+  v_lots boolean;
+  v_lot_seconds integer;
+BEGIN
+  ASSERT p_amount > 0, 'ledger_move: amounts are positive';
+  IF p_from IS NOT NULL THEN
+    SELECT status INTO v_status FROM wallets WHERE id = p_from;
+    IF v_status IS DISTINCT FROM 'active' THEN
+      code := 'wallet_inactive';
+      RETURN;
+    END IF;
+  END IF;
+  SELECT a.ever_expiring, a.expires_after_seconds INTO v_lots, v_lot_seconds FROM assets a WHERE a.id = p_asset;
+  IF v_lots THEN
+    IF p_from IS NOT NULL THEN
+      PERFORM lots_settle(p_project, p_from, p_asset, p_now);
+    END IF;
+    IF p_to IS NOT NULL THEN
+      PERFORM lots_settle(p_project, p_to, p_asset, p_now);
+    END IF;
+  END IF;
+  IF p_to IS NOT NULL THEN
+    SELECT status INTO v_status FROM wallets WHERE id = p_to;
+    IF v_status IS DISTINCT FROM 'active' THEN
+      code := 'wallet_inactive';
+      RETURN;
+    END IF;
+    SELECT amount INTO v_to_current FROM balances WHERE wallet_id = p_to AND asset_id = p_asset;
+    IF coalesce(v_to_current, 0) > 9223372036854775807 - p_amount THEN
+      code := 'balance_overflow';
+      RETURN;
+    END IF;
+    IF v_to_current IS NULL THEN
+      -- A wallet's first balance in an asset: hold the asset against a concurrent delete
+      -- (which locks it FOR UPDATE and refuses once any balance row exists).
+      PERFORM 1 FROM assets WHERE id = p_asset FOR KEY SHARE;
+      IF NOT FOUND THEN
+        code := 'asset_missing';
+        RETURN;
+      END IF;
+    END IF;
+  END IF;
+  IF p_from IS NOT NULL THEN
+    UPDATE balances SET amount = amount - p_amount, held = held - p_release, tx_count = tx_count + 1
+      WHERE wallet_id = p_from AND asset_id = p_asset AND amount - (held - p_release) >= p_amount
+      RETURNING amount, tx_count INTO from_balance, v_from_count;
+    IF from_balance IS NULL AND ledger_release_expired(p_project, p_from, p_asset, p_now) > 0 THEN
+      UPDATE balances SET amount = amount - p_amount, held = held - p_release, tx_count = tx_count + 1
+        WHERE wallet_id = p_from AND asset_id = p_asset AND amount - (held - p_release) >= p_amount
+        RETURNING amount, tx_count INTO from_balance, v_from_count;
+    END IF;
+    IF from_balance IS NULL THEN
+      code := 'insufficient_funds';
+      RETURN;
+    END IF;
+    ASSERT from_balance >= 0, 'ledger_move: a debit left a balance below zero';
+    IF v_lots AND p_hold IS NOT NULL THEN
+      PERFORM lots_capture(p_hold, p_from, p_asset, p_amount, p_now);
+    ELSIF v_lots THEN
+      PERFORM lots_consume(p_from, p_asset, p_amount, p_now);
+    END IF;
+  END IF;
+  IF p_to IS NOT NULL THEN
+    IF v_to_current IS NULL THEN
+      INSERT INTO balances (wallet_id, asset_id, project_id, amount, tx_count)
+        VALUES (p_to, p_asset, p_project, p_amount, 1)
+        RETURNING amount, tx_count INTO to_balance, v_to_count;
+    ELSE
+      UPDATE balances SET amount = amount + p_amount, tx_count = tx_count + 1
+        WHERE wallet_id = p_to AND asset_id = p_asset
+        RETURNING amount, tx_count INTO to_balance, v_to_count;
+    END IF;
+    ASSERT to_balance = coalesce(v_to_current, 0) + p_amount, 'ledger_move: a credit did not add exactly its amount';
+  END IF;
+  -- from_count / to_count: each side's position in its history (its balance row's tx_count after
+  -- this transaction), which answers reads as of a time with one index lookup (CONTRACT §14).
+  INSERT INTO transactions (id, project_id, asset_id, kind, from_wallet_id, to_wallet_id, amount, from_balance, to_balance,
+                            from_count, to_count, request_key, reverses, hold_id, reference, metadata, created_at)
+    VALUES (coalesce(p_id, gen_random_uuid()), p_project, p_asset, p_kind, p_from, p_to, p_amount, from_balance, to_balance,
+            v_from_count, v_to_count, p_request, p_reverses, p_hold, p_reference, p_metadata, p_now)
+    RETURNING id, seq, created_at INTO tx_id, tx_seq, posted_at;
+  IF v_lot_seconds IS NOT NULL AND p_to IS NOT NULL THEN
+    PERFORM lots_credit(p_project, p_to, p_asset, p_amount, tx_id, posted_at, v_lot_seconds);
+  END IF;
+  -- hook (events, §16): `transaction.posted` for tx_id here
+  code := 'ok';
+END
+$fn$;

@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import { HOLD_STATUSES, type HoldView } from '../domain/holds/hold.types.js';
+import { ExpiresInRule } from '../domain/ledger/ledger.rules.js';
+import { toMajor } from '../domain/money.js';
+import { route, type Route } from '../http/route.js';
+import type { Services } from '../services.js';
+import { pagination, transactionJson } from './presenters.js';
+import { Amount, Metadata, PageQuery, PaginationBody, ProjectId, ProjectIdQuery, Reference, Symbol, TransactionBody, Uuid, WalletRef } from './schemas.js';
+
+const CreateHoldBody = z.strictObject({
+  amount: Amount,
+  currency: Symbol,
+  from: WalletRef,
+  to: WalletRef,
+  projectId: ProjectId,
+  expiresIn: ExpiresInRule.optional(),
+  reference: Reference.optional(),
+  metadata: Metadata.optional(),
+});
+const CaptureBody = z.strictObject({ projectId: ProjectId, amount: Amount.optional() });
+const VoidBody = z.strictObject({ projectId: ProjectId });
+const HoldIdParams = z.strictObject({ id: Uuid });
+const HoldListQuery = z.strictObject({ projectId: ProjectIdQuery, walletId: WalletRef.optional(), status: z.enum(HOLD_STATUSES).optional(), ...PageQuery });
+
+export const HoldBody = z
+  .object({
+    id: z.string(),
+    projectId: z.number().int(),
+    amount: z.number().meta({ description: 'The amount reserved at creation (major units).' }),
+    currency: z.string(),
+    from: z.string(),
+    to: z.string(),
+    status: z.enum(HOLD_STATUSES).meta({ description: '`expired` from the instant expires_at passes.' }),
+    capturedAmount: z.number(),
+    transactionId: z.string().nullable().meta({ description: "The capture's transaction." }),
+    expires_at: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    reference: z.string().nullable(),
+    metadata: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'Hold' });
+
+export function holdJson(hold: HoldView) {
+  return {
+    id: hold.id,
+    projectId: hold.projectId,
+    amount: toMajor(hold.amount, hold.fractions),
+    currency: hold.symbol,
+    from: hold.from,
+    to: hold.to,
+    status: hold.status,
+    capturedAmount: toMajor(hold.capturedAmount, hold.fractions),
+    transactionId: hold.transactionId,
+    expires_at: hold.expiresAt?.toISOString() ?? null,
+    created_at: hold.createdAt.toISOString(),
+    updated_at: hold.updatedAt.toISOString(),
+    reference: hold.reference,
+    metadata: hold.metadata,
+  };
+}
+
+export function holdRoutes({ holds }: Services): Route[] {
+  return [
+    route({
+      method: 'POST',
+      path: '/holds',
+      auth: 'api_key',
+      body: CreateHoldBody,
+      doc: {
+        summary: "Reserve an amount of the sender's available funds for a later capture or void (nothing is posted)",
+        tag: 'holds',
+        response: { status: 201, schema: z.object({ hold: HoldBody }) },
+        errors: ['not_found', 'insufficient_funds', 'wallet_inactive', 'conflict'],
+      },
+      handler: async ({ principal, body }) => ({ status: 201, body: { hold: holdJson(await holds.create(principal, body)) } }),
+    }),
+    route({
+      method: 'POST',
+      path: '/holds/{id}/capture',
+      auth: 'api_key',
+      params: HoldIdParams,
+      body: CaptureBody,
+      doc: {
+        summary: "Post the hold (or `amount` of it) from → to and release the rest (balance: the sender's)",
+        tag: 'holds',
+        response: { status: 201, schema: z.object({ transaction: TransactionBody, hold: HoldBody }) },
+        errors: ['not_found', 'wallet_inactive', 'hold_expired', 'hold_not_pending', 'conflict'],
+      },
+      handler: async ({ principal, params, body }) => {
+        const { transaction, hold } = await holds.capture(principal, params.id, body);
+        return { status: 201, body: { transaction: transactionJson(transaction), hold: holdJson(hold) } };
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/holds/{id}/void',
+      auth: 'api_key',
+      params: HoldIdParams,
+      body: VoidBody,
+      doc: {
+        summary: 'Release a pending hold',
+        tag: 'holds',
+        response: { status: 200, schema: z.object({ hold: HoldBody }) },
+        errors: ['not_found', 'hold_expired', 'hold_not_pending'],
+      },
+      handler: async ({ principal, params, body }) => ({ status: 200, body: { hold: holdJson(await holds.void(principal, params.id, body)) } }),
+    }),
+    route({
+      method: 'GET',
+      path: '/holds/{id}',
+      auth: 'api_key',
+      params: HoldIdParams,
+      doc: { summary: 'One hold', tag: 'holds', response: { status: 200, schema: z.object({ hold: HoldBody }) }, errors: ['validation_error', 'not_found'] },
+      handler: async ({ principal, params }) => ({ status: 200, body: { hold: holdJson(await holds.get(principal, params.id)) } }),
+    }),
+    route({
+      method: 'GET',
+      path: '/holds',
+      auth: 'api_key',
+      query: HoldListQuery,
+      doc: {
+        summary: "A project's holds, newest first; walletId (id or address) matches either side",
+        tag: 'holds',
+        response: { status: 200, schema: z.object({ holds: z.array(HoldBody), pagination: PaginationBody }) },
+        errors: ['validation_error', 'not_found'],
+      },
+      handler: async ({ principal, query }) => {
+        const page = await holds.list(principal, query);
+        return { status: 200, body: { holds: page.items.map(holdJson), pagination: pagination(query.page, query.limit, page.total) } };
+      },
+    }),
+  ];
+}
