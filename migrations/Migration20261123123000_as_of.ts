@@ -13,7 +13,11 @@ import { Migration } from '@mikro-orm/migrations';
  *   lock (no posting meanwhile).
  * - `transactions_{from,to}_as_of_idx` on (wallet, asset, created_at, seq): the last transaction of
  *   a wallet in an asset dated at or before an instant is one descent of each index (sent side,
- *   received side), whatever the history's length.
+ *   received side), whatever the history's length. They are partial on `created_at > '-infinity'`
+ *   (true of every row), a clause only the as-of lookup states (ledger.repository.ts `cutOf`): no
+ *   other query implies it, so the planner can never take them for a page of one currency's
+ *   history — fetching the whole (wallet, currency) history to sort it, where walking the seq
+ *   indexes newest first stops after a page (it did, on a misestimated 10,000-row history).
  */
 export class Migration20261123123000_as_of extends Migration {
   override up(): void {
@@ -31,8 +35,8 @@ export class Migration20261123123000_as_of extends Migration {
       ALTER TABLE transactions
         ADD CONSTRAINT transactions_from_count_check CHECK ((from_wallet_id IS NULL) = (from_count IS NULL) AND from_count > 0),
         ADD CONSTRAINT transactions_to_count_check CHECK ((to_wallet_id IS NULL) = (to_count IS NULL) AND to_count > 0)`);
-    this.addSql(`CREATE INDEX transactions_from_as_of_idx ON transactions (from_wallet_id, asset_id, created_at, seq) WHERE from_wallet_id IS NOT NULL`);
-    this.addSql(`CREATE INDEX transactions_to_as_of_idx ON transactions (to_wallet_id, asset_id, created_at, seq) WHERE to_wallet_id IS NOT NULL`);
+    this.addSql(`CREATE INDEX transactions_from_as_of_idx ON transactions (from_wallet_id, asset_id, created_at, seq) WHERE from_wallet_id IS NOT NULL AND created_at > '-infinity'`);
+    this.addSql(`CREATE INDEX transactions_to_as_of_idx ON transactions (to_wallet_id, asset_id, created_at, seq) WHERE to_wallet_id IS NOT NULL AND created_at > '-infinity'`);
   }
 
   override down(): void {

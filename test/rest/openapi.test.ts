@@ -12,6 +12,9 @@ const SPEC_OPERATIONS = [
   'post /wallets/create/{type}', 'get /wallets/customer', 'get /wallets/system', 'get /wallets/{id}', 'put /wallets/status/{id}',
   'post /transactions', 'post /transactions/seed', 'get /transactions',
   'get /user/plan', 'post /webhook',
+  // part two (CONTRACT §10–§13)
+  'post /holds', 'get /holds', 'get /holds/{id}', 'post /holds/{id}/capture', 'post /holds/{id}/void',
+  'post /transactions/{id}/reverse', 'post /transactions/batch',
 ];
 
 describe('GET /openapi.json', () => {

@@ -83,16 +83,18 @@ export const CURRENCY_ORDER = `(a.id = p.asset_id) DESC, a.seq`;
  * as-of index (sent side, received side) whatever the history's length: the rows that share the
  * wallet's lock are dated in `seq` order, so this is also the greatest `seq` dated at or before
  * `asOf`, and the history as of `asOf` is exactly the wallet's rows in that asset up to `seq`
- * (docs/decisions.md). Each argument an SQL expression.
+ * (docs/decisions.md). `created_at > '-infinity'` (true of every row) is the as-of indexes' partial
+ * predicate: only this lookup states it, so only this lookup can use them (migration 20261123123000).
+ * Each argument an SQL expression.
  */
 export const cutOf = (walletId: string, assetId: string, asOf: string): string => `
            SELECT c.seq, c.balance, c.n FROM (
              (SELECT t1.created_at, t1.seq, t1.from_balance AS balance, t1.from_count AS n FROM transactions t1
-               WHERE t1.from_wallet_id = ${walletId} AND t1.asset_id = ${assetId} AND t1.created_at <= ${asOf}
+               WHERE t1.from_wallet_id = ${walletId} AND t1.asset_id = ${assetId} AND t1.created_at <= ${asOf} AND t1.created_at > '-infinity'
                ORDER BY t1.created_at DESC, t1.seq DESC LIMIT 1)
              UNION ALL
              (SELECT t2.created_at, t2.seq, t2.to_balance AS balance, t2.to_count AS n FROM transactions t2
-               WHERE t2.to_wallet_id = ${walletId} AND t2.asset_id = ${assetId} AND t2.created_at <= ${asOf}
+               WHERE t2.to_wallet_id = ${walletId} AND t2.asset_id = ${assetId} AND t2.created_at <= ${asOf} AND t2.created_at > '-infinity'
                ORDER BY t2.created_at DESC, t2.seq DESC LIMIT 1)
            ) c ORDER BY c.created_at DESC, c.seq DESC LIMIT 1`;
 

@@ -15,6 +15,8 @@ interface Lane {
 
 const MAX_BATCH = 200;
 
+const legsOf = (request: PostingRequest): number => (request.kind === 'group' ? request.legs.length : 1);
+
 /**
  * Every posting request goes through here — transfers, seeds, holds, captures, voids,
  * reversals, and atomic groups of legs (batches), which `ledger_post` runs in a subtransaction
@@ -51,7 +53,13 @@ export class PostingQueue {
   private async drain(key: string, lane: Lane): Promise<void> {
     lane.running = true;
     while (lane.waiting.length > 0) {
-      const batch = lane.waiting.splice(0, MAX_BATCH);
+      // at most MAX_BATCH legs per statement (a batch group counts its legs), never fewer than one request
+      let take = 0;
+      for (let legs = 0; take < lane.waiting.length; take++) {
+        legs += legsOf(lane.waiting[take].request);
+        if (take > 0 && legs > MAX_BATCH) break;
+      }
+      const batch = lane.waiting.splice(0, take);
       await this.postBatch(batch);
     }
     lane.running = false;

@@ -4,7 +4,7 @@ import { balanceChart } from './console-chart.js';
 import { FIELD_LABELS, FORMS } from './console-forms.js';
 
 // The balance columns shown for each currency; holds add 'held' and 'available' here.
-const BALANCE_FIELDS = ['balance'];
+const BALANCE_FIELDS = ['balance', 'held', 'available'];
 const PAGE_SIZE = 20;
 const POLL_MS = 3000;
 

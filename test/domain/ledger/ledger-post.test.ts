@@ -76,4 +76,34 @@ describe('ledger_post (one batch, one database transaction, an outcome per eleme
     expect(other.code).toBe('request_key_mismatch');
     expect(await minor(c.id)).toBe(before);
   });
+
+  it('rolls back only a refused group (an atomic batch), not its neighbours in the same call', async () => {
+    const [a, b, c] = f.customers;
+    const before = { a: await minor(a.id), b: await minor(b.id), c: await minor(c.id) };
+    const leg = { kind: 'transfer' as const, projectId: f.projectId, assetId: f.assetId, requestKey: null };
+    const results = await repo.post([
+      { ...leg, fromWalletId: a.id, toWalletId: b.id, amount: 1n },
+      { kind: 'group', legs: [{ ...leg, fromWalletId: a.id, toWalletId: c.id, amount: 2n }, { ...leg, fromWalletId: c.id, toWalletId: b.id, amount: 10n ** 15n }] },
+      { kind: 'group', legs: [{ ...leg, fromWalletId: a.id, toWalletId: c.id, amount: 3n }, { ...leg, fromWalletId: c.id, toWalletId: b.id, amount: before.c + 3n }] },
+    ]);
+    expect(results.map((r) => r.code)).toEqual(['ok', 'insufficient_funds', 'ok']);
+    expect(results[1].detail).toEqual({ index: 1 });
+    expect(results[2].legs!.map((l) => l.fromBalance)).toEqual([before.a - 4n, 0n]);
+    expect(await minor(a.id)).toBe(before.a - 4n);
+    expect(await minor(b.id)).toBe(before.b + 1n + before.c + 3n);
+    expect(await minor(c.id)).toBe(0n);
+  });
+
+  it('answers a hold request key it has already reserved with that hold, reserving once', async () => {
+    const [a, b] = f.customers;
+    const request = { kind: 'hold' as const, projectId: f.projectId, assetId: f.assetId, fromWalletId: a.id, toWalletId: b.id, amount: 1n, requestKey: 'hold-request-1' };
+    const [first] = await repo.post([request]);
+    const [again] = await repo.post([{ ...request }]);
+    expect(first.code).toBe('ok');
+    expect(again.holdId).toBe(first.holdId);
+    const [row] = await t.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM holds WHERE request_key = 'hold-request-1'`);
+    expect(row.n).toBe('1');
+    const [other] = await repo.post([{ ...request, amount: 2n }]);
+    expect(other.code).toBe('request_key_mismatch');
+  });
 });
