@@ -18,7 +18,7 @@
 //            expires_at are spread over 20 s: the lag from expires_at to the posting of the
 //            expiry, sampled every 250 ms as the age of the oldest due lot not yet expired.
 // overhead   what the lot hooks cost a posting of an asset without expiry: ledger_post as
-//            installed vs the same text with its lot hook lines removed (ledger_post_without_lots),
+//            installed vs the same routines without the lot rules' asset lookup (ledger_post_without_lots),
 //            straight over SQL, synchronous_commit off (the commit's fsync would hide it),
 //            interleaved: single transfers, and batches of 100 (as the posting queue sends them).
 
@@ -48,6 +48,13 @@ const log = (...line) => console.log(...line);
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** ledger_post over SQL: transfers `from[i]` → `to[i]` of `amount[i]` minor units (the function's 12 arrays). */
+const LEDGER_POST = (fn = 'ledger_post') =>
+  `${fn}($1::text[], $2::int[], $3::uuid[], $4::uuid[], $5::uuid[], $6::bigint[], $7::text[], $8::int[], $9::uuid[], $10::text[], $11::json[], $12::int[])`;
+const transfers = (projectId, assetId, from, to, amounts) => {
+  const none = Array(to.length).fill(null);
+  return [Array(to.length).fill('transfer'), Array(to.length).fill(projectId), Array(to.length).fill(assetId), from, to, amounts.map(String), none, none, none, none, none, none];
+};
 
 async function main() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-expiry-'));
@@ -79,14 +86,10 @@ async function main() {
     const credit = async (p, to, amounts) => {
       for (let i = 0; i < to.length; i += 1000) {
         const n = Math.min(1000, to.length - i);
-        const { rows } = await sql.query(`SELECT count(*) FILTER (WHERE code = 'ok')::int AS ok FROM ledger_post($1::int[], $2::uuid[], $3::uuid[], $4::uuid[], $5::bigint[], $6::text[])`, [
-          Array(n).fill(p.projectId),
-          Array(n).fill(p.assetId),
-          Array(n).fill(p.system.id),
-          to.slice(i, i + n),
-          amounts.slice(i, i + n).map(String),
-          Array(n).fill(null),
-        ]);
+        const { rows } = await sql.query(
+          `SELECT count(*) FILTER (WHERE code = 'ok')::int AS ok FROM ${LEDGER_POST()}`,
+          transfers(p.projectId, p.assetId, Array(n).fill(p.system.id), to.slice(i, i + n), amounts.slice(i, i + n)),
+        );
         if (rows[0].ok !== n) throw new Error(`bulk credit: ${rows[0].ok} of ${n} posted`);
       }
     };
@@ -131,9 +134,7 @@ async function main() {
         const tracking = await client.query(`SET pg_stat_statements.track = 'all'`).then(() => true, () => false);
         const debit = async (from, amount) => {
           const started = performance.now();
-          const { rows } = await client.query(`SELECT code FROM ledger_post($1::int[], $2::uuid[], $3::uuid[], $4::uuid[], $5::bigint[], $6::text[])`, [
-            [d.projectId], [d.assetId], [from], [sink.id], [String(amount)], [null],
-          ]);
+          const { rows } = await client.query(`SELECT code FROM ${LEDGER_POST()}`, transfers(d.projectId, d.assetId, [from], [sink.id], [amount]));
           if (rows[0].code !== 'ok') throw new Error(`debit refused: ${rows[0].code}`);
           return performance.now() - started;
         };
@@ -221,13 +222,13 @@ async function main() {
     }
     if (wanted('overhead')) {
       log('\n[overhead] ledger_post vs ledger_post_without_lots on an asset without expiry, synchronous_commit off');
-      const text = readFileSync(new URL('../src/domain/ledger/ledger_post.sql', import.meta.url), 'utf8')
-        .split('\n')
-        .filter((line) => !/lots_(expire_due|consume|credit)\(|a.ever_expiring/.test(line))
-        .join('\n')
-        .replace(/IF p_from\[i\] IS NOT NULL THEN\s*END IF;/, '')
-        .replace('CREATE OR REPLACE FUNCTION ledger_post(', 'CREATE OR REPLACE FUNCTION ledger_post_without_lots(');
-      await sql.query(text);
+      // The posting routines as installed, under other names, with the lot rules' one statement on the
+      // path of an asset that never expired (the asset lookup in ledger_move) taken out.
+      const routine = (name) => readFileSync(new URL(`../src/domain/ledger/${name}.sql`, import.meta.url), 'utf8').replace(/^DROP FUNCTION[^\n]*\n/m, '');
+      const renamed = (text) => text.replace(/\b(ledger_move|ledger_apply|ledger_post)\(/g, '$1_without_lots(');
+      const move = routine('ledger_move').replace(/^\s*SELECT a\.ever_expiring[^\n]*\n/m, '  v_lots := false; v_lot_seconds := NULL;\n');
+      if (move === routine('ledger_move')) throw new Error('ledger_move: the lot lookup to take out was not found');
+      for (const text of [move, routine('ledger_apply'), routine('ledger_post')]) await sql.query(renamed(text));
       const o = await project('overhead', null, 200);
       await credit(o, o.customers.map((c) => c.id), Array(o.customers.length).fill(1_000_000n));
       const client = await sql.connect();
@@ -239,9 +240,7 @@ async function main() {
             return [o.customers[from].id, o.customers[(from + 1 + Math.floor(Math.random() * (o.customers.length - 1))) % o.customers.length].id];
           });
           const started = performance.now();
-          await client.query(`SELECT count(*) FROM ${fn}($1::int[], $2::uuid[], $3::uuid[], $4::uuid[], $5::bigint[], $6::text[])`, [
-            Array(size).fill(o.projectId), Array(size).fill(o.assetId), pairs.map((p) => p[0]), pairs.map((p) => p[1]), Array(size).fill('1'), Array(size).fill(null),
-          ]);
+          await client.query(`SELECT count(*) FROM ${LEDGER_POST(fn)}`, transfers(o.projectId, o.assetId, pairs.map((p) => p[0]), pairs.map((p) => p[1]), Array(size).fill(1)));
           return performance.now() - started;
         };
         for (const size of [1, 100]) {

@@ -48,9 +48,10 @@ describe('crash: SIGKILL during a lot sweep, restart on the same data dir', () =
         const n = Math.min(2_000, LOTS - offset);
         const to = Array.from({ length: n }, (_, i) => bank.customers[(offset + i) % bank.customers.length].id);
         const amounts = Array.from({ length: n }, (_, i) => BigInt(1 + ((offset + i) % 50)));
+        const none = Array(n).fill(null);
         const rows = await sql.query<{ idx: number; code: string; tx_id: string }>(
-          `SELECT idx, code, tx_id FROM ledger_post($1::int[], $2::uuid[], $3::uuid[], $4::uuid[], $5::bigint[], $6::text[])`,
-          [Array(n).fill(bank.projectId), Array(n).fill(assetId), Array(n).fill(bank.system.id), to, amounts.map(String), Array(n).fill(null)],
+          `SELECT idx, code, tx_id FROM ledger_post($1::text[], $2::int[], $3::uuid[], $4::uuid[], $5::uuid[], $6::bigint[], $7::text[], $8::int[], $9::uuid[], $10::text[], $11::json[], $12::int[])`,
+          [Array(n).fill('transfer'), Array(n).fill(bank.projectId), Array(n).fill(assetId), Array(n).fill(bank.system.id), to, amounts.map(String), none, none, none, none, none, none],
         );
         for (const row of rows) {
           expect(row.code).toBe('ok');
