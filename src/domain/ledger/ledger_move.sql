@@ -25,8 +25,9 @@
 --   lots are released, due lots expire — those expiry postings stay even when the movement is
 --   then refused: they were owed); after step 3 the sender's lots are consumed (a capture's from
 --   what its hold reserved, lots_capture); after step 5 a credit to a customer wallet while the
---   asset has an expiry creates its lot (lots_credit). The transaction is dated p_now, the
---   instant at which expiry was judged;
+--   asset has an expiry creates its lot (lots_credit), and a capture releases the rest of its
+--   hold's reservations (lots_release: a released part of an expired lot expires now, after the
+--   capture in the history). The transaction is dated p_now, the instant expiry was judged at;
 -- * events (§16): one `transaction.posted` per transaction, after step 5.
 CREATE OR REPLACE FUNCTION ledger_move(
   p_project integer, p_asset uuid, p_from uuid, p_to uuid, p_amount bigint, p_kind text, p_request text,
@@ -94,7 +95,7 @@ BEGIN
     END IF;
     ASSERT from_balance >= 0, 'ledger_move: a debit left a balance below zero';
     IF v_lots AND p_hold IS NOT NULL THEN
-      PERFORM lots_capture(p_hold, p_from, p_asset, p_amount, p_now);
+      PERFORM lots_capture(p_hold, p_amount);
     ELSIF v_lots THEN
       PERFORM lots_consume(p_from, p_asset, p_amount, p_now);
     END IF;
@@ -120,6 +121,9 @@ BEGIN
     RETURNING id, seq, created_at INTO tx_id, tx_seq, posted_at;
   IF v_lot_seconds IS NOT NULL AND p_to IS NOT NULL THEN
     PERFORM lots_credit(p_project, p_to, p_asset, p_amount, tx_id, posted_at, v_lot_seconds);
+  END IF;
+  IF v_lots AND p_hold IS NOT NULL THEN
+    PERFORM lots_release(p_hold, p_from, p_asset, p_now);
   END IF;
   -- hook (events, §16): `transaction.posted` for tx_id here
   code := 'ok';

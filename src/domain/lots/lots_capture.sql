@@ -1,14 +1,13 @@
 -- lots_capture: what a hold's capture takes from the lots it reserved (CONTRACT §15, §10).
--- Installed by migrate() like ledger_post. For the holds of part two: the capture's posting debits
--- the sender by `p_amount` and calls this (instead of lots_consume: a capture spends what its hold
--- reserved, expired lots included, not the sender's free lots), under the sender's row lock. The
--- hold's reservations are consumed the one expiring first first; what they do not cover came from
--- the funds without a lot. The uncaptured rest is then released (lots_release at `p_now`: a
--- released part of a lot already past its expiry expires at that instant). Returns the amount
--- taken from lots.
-CREATE OR REPLACE FUNCTION lots_capture(
-  p_hold uuid, p_wallet uuid, p_asset uuid, p_amount bigint, p_now timestamp with time zone
-) RETURNS bigint
+-- Installed by migrate() like ledger_post. ledger_move calls it for a capture (p_hold set) right
+-- after the debit of `p_amount`, instead of lots_consume: a capture spends what its hold reserved,
+-- expired lots included, not the sender's free lots. The hold's reservations are consumed the one
+-- expiring first first; what they do not cover came from the funds without a lot. The uncaptured
+-- rest is released by ledger_move after the capture's transaction row (lots_release), so that the
+-- expiry of a released part of an expired lot follows the capture in the wallet's history.
+-- Returns the amount taken from lots. Under the sender's row lock.
+DROP FUNCTION IF EXISTS lots_capture(uuid, uuid, uuid, bigint, timestamp with time zone);
+CREATE OR REPLACE FUNCTION lots_capture(p_hold uuid, p_amount bigint) RETURNS bigint
 LANGUAGE plpgsql AS $fn$
 DECLARE
   v_part record;
@@ -27,7 +26,6 @@ BEGIN
     UPDATE hold_lots SET amount = amount - v_take WHERE hold_id = p_hold AND lot_id = v_part.lot_id;
     v_left := v_left - v_take;
   END LOOP;
-  PERFORM lots_release(p_hold, p_wallet, p_asset, p_now);
   RETURN p_amount - v_left;
 END
 $fn$;

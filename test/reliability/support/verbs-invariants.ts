@@ -10,7 +10,14 @@ import type { VerbsRunResult } from './verbs-bank.js';
  * holds it reserves (≤ the balance), each hold settled at most once as acknowledged, and every
  * original's reversed_amount = the sum of its reversals, never above its amount.
  */
-export async function verbsViolations(db: Queryable, bank: Bank, funding: { id: string; from: string; to: string; amount: bigint }[], run: VerbsRunResult): Promise<string[]> {
+export async function verbsViolations(
+  db: Queryable,
+  bank: Bank,
+  funding: { id: string; from: string; to: string; amount: bigint }[],
+  run: VerbsRunResult,
+  /** The asset's points expire (CONTRACT §15): expiry transactions (to @expired) are the ledger's own, and leave the sum. */
+  options: { expiring?: boolean } = {},
+): Promise<string[]> {
   const problems: string[] = [];
   const rows = await db.query<{ id: string; kind: string; from_wallet_id: string | null; to_wallet_id: string | null; amount: string; from_balance: string | null; to_balance: string | null; reverses: string | null; reversed_amount: string; hold_id: string | null }>(
     `SELECT id, kind, from_wallet_id, to_wallet_id, amount::text, from_balance::text, to_balance::text, reverses, reversed_amount::text, hold_id
@@ -48,11 +55,14 @@ export async function verbsViolations(db: Queryable, bank: Bank, funding: { id: 
     const reserving = sum(holds.filter((h) => h.from_wallet_id === b.wallet_id && h.status === 'pending').map((h) => BigInt(h.amount)));
     if (reserving !== BigInt(b.held)) problems.push(`wallet ${b.wallet_id}: held ${b.held}, its pending holds ${reserving}`);
   }
-  // Conservation: seeded − returned to @mint = the sum of all balances.
+  // Conservation: seeded − returned to @mint − expired = the sum of all balances.
   const seeded = sum(rows.filter((r) => r.from_wallet_id === null).map((r) => BigInt(r.amount)));
-  const returned = sum(rows.filter((r) => r.to_wallet_id === null).map((r) => BigInt(r.amount)));
+  const expiries = rows.filter((r) => r.kind === 'expiry');
+  const expired = sum(expiries.map((r) => BigInt(r.amount)));
+  const returned = sum(rows.filter((r) => r.to_wallet_id === null && r.kind !== 'expiry').map((r) => BigInt(r.amount)));
   if (seeded !== sum(bank.seeds.map((s) => s.amount))) problems.push(`seed rows ${seeded}, seeded ${sum(bank.seeds.map((s) => s.amount))}`);
-  if (seeded - returned !== sum(balances.values())) problems.push(`seeded ${seeded} − returned ${returned} ≠ balances ${sum(balances.values())}`);
+  if (seeded - returned - expired !== sum(balances.values())) problems.push(`seeded ${seeded} − returned ${returned} − expired ${expired} ≠ balances ${sum(balances.values())}`);
+  if (expiries.length > 0 && !options.expiring) problems.push(`${expiries.length} expiry transactions on an asset that does not expire`);
 
   // Every acknowledged transaction exactly once, as acknowledged; nothing else posted.
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -63,7 +73,9 @@ export async function verbsViolations(db: Queryable, bank: Bank, funding: { id: 
     else if (row.from_wallet_id !== ack.from || row.to_wallet_id !== ack.to || BigInt(row.amount) !== ack.amount) problems.push(`acknowledged ${ack.id} stored as ${JSON.stringify(row)}`);
   }
   if (new Set(acknowledged.map((a) => a.id)).size !== acknowledged.length) problems.push('a transaction id was acknowledged twice');
-  if (rows.length !== acknowledged.length + bank.seeds.length) problems.push(`${rows.length} transactions posted, ${acknowledged.length + bank.seeds.length} acknowledged`);
+  if (rows.length !== acknowledged.length + bank.seeds.length + expiries.length) {
+    problems.push(`${rows.length} transactions posted, ${acknowledged.length + bank.seeds.length} acknowledged (and ${expiries.length} expiries)`);
+  }
 
   // Reversals: each original's reversed_amount is the sum of its reversals, never above its amount.
   const reversedSum = new Map<string, bigint>();
