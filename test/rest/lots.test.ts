@@ -156,4 +156,30 @@ describe('expiry transactions over REST', () => {
     const wallet = await expectStatus(t.request('GET', `/wallets/${customer.id}`, { key }), 200);
     expect(wallet.transactions[1]).toMatchObject({ to: '@expired', amount: 10, balance: 0 });
   });
+
+  it('cannot be reversed (409 conflict)', async () => {
+    const f = await expiring();
+    const [customer] = f.customers;
+    await transfer(t, f, f.system.id, customer.id, 3);
+    await makeDue(customer.id);
+    await transfer(t, f, f.system.id, customer.id, 1); // posts the expiry first
+    const [{ id }] = await t.db.query<{ id: string }>(`SELECT id FROM transactions WHERE from_wallet_id = $1 AND kind = 'expiry'`, [customer.id]);
+    const res = await t.request('POST', `/transactions/${id}/reverse`, { key, body: { projectId: f.projectId } });
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('conflict');
+  });
+
+  it('a reversal credited back to a customer creates a lot, and a reversal out of a customer consumes its lots', async () => {
+    const f = await expiring(3600);
+    const [a, b] = f.customers;
+    const sent = await transfer(t, f, f.system.id, a.id, 5);
+    const back = await expectStatus(t.request('POST', `/transactions/${sent.transaction.id}/reverse`, { key, body: { projectId: f.projectId, amount: 2 } }), 201);
+    expect(back.transaction.balance).toBe(3);
+    expect((await lotsOf(a.id)).body.lots.map((l: any) => l.remaining)).toEqual([3]);
+    const paid = await transfer(t, f, a.id, b.id, 3);
+    const returned = await expectStatus(t.request('POST', `/transactions/${paid.transaction.id}/reverse`, { key, body: { projectId: f.projectId } }), 201);
+    expect(returned.transaction.to).toBe(a.address);
+    expect((await lotsOf(b.id)).body.lots).toEqual([]);
+    expect((await lotsOf(a.id)).body.lots.map((l: any) => [l.amount, l.remaining])).toEqual([[3, 3]]);
+  });
 });
