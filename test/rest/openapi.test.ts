@@ -15,6 +15,8 @@ const SPEC_OPERATIONS = [
   // part two (CONTRACT §10–§13)
   'post /holds', 'get /holds', 'get /holds/{id}', 'post /holds/{id}/capture', 'post /holds/{id}/void',
   'post /transactions/{id}/reverse', 'post /transactions/batch',
+  // §15
+  'get /wallets/{id}/lots',
 ];
 
 describe('GET /openapi.json', () => {
@@ -54,6 +56,19 @@ describe('GET /openapi.json', () => {
     const listed = keys.get.responses['200'].content['application/json'].schema.properties.keys.items;
     expect(Object.keys(listed.properties).sort()).toEqual(['created_at', 'id', 'owner', 'plan_code', 'prefix']);
     expect(one.delete.parameters).toEqual([expect.objectContaining({ name: 'id', in: 'path', required: true })]);
+  });
+
+  it('documents expiresAfterSeconds on assets and the Lot shape (CONTRACT §15)', async () => {
+    const { body } = await t.request('GET', '/openapi.json');
+    const put = body.paths['/assets/{id}'].put.requestBody.content['application/json'].schema;
+    expect(Object.keys(put.properties)).toEqual(expect.arrayContaining(['name', 'symbol', 'projectId', 'expiresAfterSeconds']));
+    expect(put.required ?? []).not.toContain('projectId');
+    const lots = body.paths['/wallets/{id}/lots'].get;
+    expect(lots.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['id', 'currency']));
+    const lot = lots.responses['200'].content['application/json'].schema.properties.lots.items;
+    expect(Object.keys(lot.properties).sort()).toEqual(['amount', 'created_at', 'expires_at', 'remaining']);
+    const asset = body.paths['/assets/{id}'].get.responses['200'].content['application/json'].schema;
+    expect(Object.keys(asset.properties)).toContain('expiresAfterSeconds');
   });
 
   it('has no dangling references', async () => {
