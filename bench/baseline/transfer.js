@@ -52,15 +52,16 @@ WITH asset AS (
   UPDATE balances b SET amount = b.amount - m.amount, tx_count = b.tx_count + 1
     FROM move m JOIN locked l ON l.wallet_id = m.from_id AND l.amount >= m.amount
    WHERE b.wallet_id = m.from_id AND b.asset_id = m.asset_id
-  RETURNING b.amount
+  RETURNING b.amount, b.tx_count
 ), credit AS (
   INSERT INTO balances AS b (wallet_id, asset_id, project_id, amount, tx_count)
   SELECT m.to_id, m.asset_id, ${p('project')}, m.amount, 1 FROM move m, debit
       ON CONFLICT (wallet_id, asset_id) DO UPDATE SET amount = b.amount + EXCLUDED.amount, tx_count = b.tx_count + 1
-  RETURNING b.amount
+  RETURNING b.amount, b.tx_count
 ), posted AS (
-  INSERT INTO transactions (project_id, asset_id, kind, from_wallet_id, to_wallet_id, amount, from_balance, to_balance)
-  SELECT ${p('project')}, m.asset_id, 'transfer', m.from_id, m.to_id, m.amount, debit.amount, credit.amount
+  -- from_count / to_count: each side's position in its history (CONTRACT §14; the schema CHECKs them)
+  INSERT INTO transactions (project_id, asset_id, kind, from_wallet_id, to_wallet_id, amount, from_balance, to_balance, from_count, to_count)
+  SELECT ${p('project')}, m.asset_id, 'transfer', m.from_id, m.to_id, m.amount, debit.amount, credit.amount, debit.tx_count, credit.tx_count
     FROM move m, debit, credit
   RETURNING id, created_at, amount, from_balance
 )

@@ -174,20 +174,21 @@ export async function seedBaselineBySql(pool, { historyTransfers = 0 } = {}) {
     const seeded = minorOf(SEED.systemSeed);
     const funding = minorOf(SEED.customerFunding);
     await client.query(
-      `INSERT INTO transactions (project_id, asset_id, kind, from_wallet_id, to_wallet_id, amount, from_balance, to_balance)
-       VALUES ($1, $2, 'seed', NULL, $3, $4, NULL, $4)`,
+      `INSERT INTO transactions (project_id, asset_id, kind, from_wallet_id, to_wallet_id, amount, from_balance, to_balance, from_count, to_count)
+       VALUES ($1, $2, 'seed', NULL, $3, $4, NULL, $4, NULL, 1)`,
       [projectId, assetId, system.id, seeded.toString()],
     );
     await client.query(
-      `INSERT INTO transactions (project_id, asset_id, kind, from_wallet_id, to_wallet_id, amount, from_balance, to_balance)
-       SELECT $1, $2, 'transfer', $3, c.id, $5::bigint, $4::bigint - c.n * $5::bigint, $5::bigint
+      `INSERT INTO transactions (project_id, asset_id, kind, from_wallet_id, to_wallet_id, amount, from_balance, to_balance, from_count, to_count)
+       SELECT $1, $2, 'transfer', $3, c.id, $5::bigint, $4::bigint - c.n * $5::bigint, $5::bigint, c.n + 1, 1
          FROM unnest($6::uuid[]) WITH ORDINALITY AS c (id, n) ORDER BY c.n`,
       [projectId, assetId, system.id, seeded.toString(), funding.toString(), customers.map((c) => c.id)],
     );
     // History: transfers of 1 PTS between random customers, balances tracked here.
     const balances = customers.map(() => funding);
+    const counts = customers.map(() => 1); // each customer's funding transfer
     const unit = minorOf(1);
-    const rows = { from: [], to: [], fromBal: [], toBal: [] };
+    const rows = { from: [], to: [], fromBal: [], toBal: [], fromN: [], toN: [] };
     for (let k = 0; k < historyTransfers; k++) {
       const from = Math.floor(Math.random() * customers.length);
       let to = Math.floor(Math.random() * (customers.length - 1));
@@ -199,20 +200,22 @@ export async function seedBaselineBySql(pool, { historyTransfers = 0 } = {}) {
       rows.to.push(customers[to].id);
       rows.fromBal.push(balances[from].toString());
       rows.toBal.push(balances[to].toString());
+      rows.fromN.push(++counts[from]);
+      rows.toN.push(++counts[to]);
     }
     if (rows.from.length) {
       await client.query(
-        `INSERT INTO transactions (project_id, asset_id, kind, from_wallet_id, to_wallet_id, amount, from_balance, to_balance)
-         SELECT $1, $2, 'transfer', h.f, h.t, $3, h.fb, h.tb
-           FROM unnest($4::uuid[], $5::uuid[], $6::bigint[], $7::bigint[]) WITH ORDINALITY AS h (f, t, fb, tb, n) ORDER BY h.n`,
-        [projectId, assetId, unit.toString(), rows.from, rows.to, rows.fromBal, rows.toBal],
+        `INSERT INTO transactions (project_id, asset_id, kind, from_wallet_id, to_wallet_id, amount, from_balance, to_balance, from_count, to_count)
+         SELECT $1, $2, 'transfer', h.f, h.t, $3, h.fb, h.tb, h.fn, h.tn
+           FROM unnest($4::uuid[], $5::uuid[], $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[]) WITH ORDINALITY AS h (f, t, fb, tb, fn, tn, n) ORDER BY h.n`,
+        [projectId, assetId, unit.toString(), rows.from, rows.to, rows.fromBal, rows.toBal, rows.fromN, rows.toN],
       );
     }
     const systemBalance = seeded - BigInt(customers.length) * funding;
     await client.query(
-      `INSERT INTO balances (wallet_id, asset_id, project_id, amount)
-       SELECT w, $1, $2, a FROM unnest($3::uuid[], $4::bigint[]) AS b (w, a)`,
-      [assetId, projectId, [system.id, ...customers.map((c) => c.id)], [systemBalance.toString(), ...balances.map(String)]],
+      `INSERT INTO balances (wallet_id, asset_id, project_id, amount, tx_count)
+       SELECT w, $1, $2, a, n FROM unnest($3::uuid[], $4::bigint[], $5::bigint[]) AS b (w, a, n)`,
+      [assetId, projectId, [system.id, ...customers.map((c) => c.id)], [systemBalance.toString(), ...balances.map(String)], [1 + customers.length, ...counts]],
     );
     await client.query('COMMIT');
     for (const table of COPIED_TABLES) await pool.query(`ANALYZE ${table}`);
