@@ -37,7 +37,9 @@ const balanceOf = async (walletId: string) => {
 const setExpiry = (f: FundedProject, seconds: number | null) =>
   expectStatus(t.request('PUT', `/assets/${f.assetId}`, { key: f.key, body: { expiresAfterSeconds: seconds } }), 200);
 /** What the passing of time does: the lot's expiry instant is now. */
-const makeDue = (lotId: string) => t.db.query(`UPDATE lots SET expires_at = clock_timestamp()::timestamptz(3) WHERE id = $1`, [lotId]);
+// secondsAgo keeps two lots made due one after the other apart: two calls can fall in the same millisecond
+const makeDue = (lotId: string, secondsAgo = 0) =>
+  t.db.query(`UPDATE lots SET expires_at = clock_timestamp()::timestamptz(3) - make_interval(secs => $2) WHERE id = $1`, [lotId, secondsAgo]);
 
 async function post(f: FundedProject, from: string | null, to: string, amount: bigint) {
   const request: PostingRequest = { kind: from === null ? 'seed' : 'transfer', projectId: f.projectId, assetId: f.assetId, fromWalletId: from, toWalletId: to, amount, requestKey: null };
@@ -171,15 +173,15 @@ describe('expiry', () => {
     await setExpiry(f, 1000);
     for (const amount of [1n, 2n, 3n]) await post(f, f.system.id, customer.id, amount);
     const [first, second] = await lotsOf(customer.id);
-    await makeDue(second.id);
-    await makeDue(first.id);
+    await makeDue(second.id, 2);
+    await makeDue(first.id, 1);
     await post(f, f.system.id, customer.id, 10n);
     const expiries = await t.db.query<{ amount: string; lot_id: string; from_balance: string }>(
       `SELECT amount::text, lot_id::text, from_balance::text FROM transactions WHERE from_wallet_id = $1 AND kind = 'expiry' ORDER BY seq`,
       [customer.id],
     );
     expect(expiries).toEqual([
-      { amount: '2', lot_id: second.id, from_balance: '4' }, // made due first: the earlier expires_at
+      { amount: '2', lot_id: second.id, from_balance: '4' }, // the earlier expires_at
       { amount: '1', lot_id: first.id, from_balance: '3' },
     ]);
     expect((await lotsOf(customer.id)).map((l) => l.remaining)).toEqual(['0', '0', '3', '10']);
