@@ -10,6 +10,7 @@ import { Migration20261123121100_webhook_event_transaction } from './Migration20
 import { Migration20261123122000_holds_reversals_references } from './Migration20261123122000_holds_reversals_references.js';
 import { Migration20261123123000_as_of } from './Migration20261123123000_as_of.js';
 import { Migration20261123125000_point_lots } from './Migration20261123125000_point_lots.js';
+import { Migration20261124126000_events } from './Migration20261124126000_events.js';
 
 /** Explicit list, so compiled (dist) and TypeScript (jest) runs apply the same migrations. */
 export const migrations = [
@@ -25,4 +26,5 @@ export const migrations = [
   { name: 'Migration20261123122000_holds_reversals_references', class: Migration20261123122000_holds_reversals_references },
   { name: 'Migration20261123123000_as_of', class: Migration20261123123000_as_of },
   { name: 'Migration20261123125000_point_lots', class: Migration20261123125000_point_lots },
+  { name: 'Migration20261124126000_events', class: Migration20261124126000_events },
 ];

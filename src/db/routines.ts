@@ -12,6 +12,8 @@ import type pg from 'pg';
  * order: a routine that calls another comes after it.
  */
 export const ROUTINES = [
+  { name: 'ledger_emit', file: 'src/domain/events/ledger_emit.sql' },
+  { name: 'ledger_sequence_events', file: 'src/domain/events/ledger_sequence_events.sql' },
   { name: 'ledger_release_expired', file: 'src/domain/ledger/ledger_release_expired.sql' },
   // Points that expire (CONTRACT §15): the lot rules, called by ledger_move, ledger_apply and the sweeper.
   { name: 'lots_expire_due', file: 'src/domain/lots/lots_expire_due.sql' },
