@@ -27,6 +27,8 @@ export interface AppOptions {
   metricsToken?: string;
   /** The expiry sweeper's interval (0: off) and batch size; DEFAULT_LOT_SWEEP (src/services.ts) when absent. */
   lotSweep?: LotSweeperOptions;
+  /** Posting batches in the database at once; DEFAULT_POSTING_PIPELINE (src/domain/ledger/posting-queue.ts) when absent. */
+  postingPipeline?: number;
 }
 
 export interface App {
@@ -39,7 +41,7 @@ export interface App {
 
 export async function createApp(options: AppOptions): Promise<App> {
   const { db, logger } = options;
-  const services = await createServices(db, logger, { lotSweep: options.lotSweep });
+  const services = await createServices(db, logger, { lotSweep: options.lotSweep, postingPipeline: options.postingPipeline });
   const graphql = await createGraphQLEndpoint(services, graphQLLimits(options.graphqlMaxCost), { sqlPlans: options.graphqlSqlPlans ?? true, exposePlan: options.exposeStatementCount ?? false });
   const server = createHttpServer({
     routes: [...allRoutes(services, graphql), metricsRoute(services.metrics, options.metricsToken), ...webRoutes()],

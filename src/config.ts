@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_POSTING_PIPELINE } from './domain/ledger/posting-queue.js';
 
 export interface Config {
   host: string;
@@ -24,6 +25,8 @@ export interface Config {
   metricsToken?: string;
   /** The expiry sweeper (src/domain/lots/lot-sweeper.ts): pause between sweeps (0: off) and due lots per database transaction. */
   lotSweep: { intervalMs: number; batchSize: number };
+  /** LEDGER_POSTING_PIPELINE: posting batches in the database at once (src/domain/ledger/posting-queue.ts). */
+  postingPipeline: number;
 }
 
 export class ConfigError extends Error {
@@ -90,5 +93,6 @@ export function loadConfig(env: Env = process.env): Config {
       intervalMs: integer(env, 'LEDGER_LOT_SWEEP_INTERVAL_MS', 1_000, 0, 50_000),
       batchSize: integer(env, 'LEDGER_LOT_SWEEP_BATCH', 500, 1, 100_000),
     },
+    postingPipeline: integer(env, 'LEDGER_POSTING_PIPELINE', DEFAULT_POSTING_PIPELINE, 1, 64),
   };
 }

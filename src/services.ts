@@ -52,14 +52,14 @@ export interface Services {
 /** The sweeper's defaults when the caller (CLI, tests) gives none: see LEDGER_LOT_SWEEP_* in src/config.ts. */
 export const DEFAULT_LOT_SWEEP: LotSweeperOptions = { intervalMs: 1_000, batchSize: 500 };
 
-export async function createServices(db: Database, logger: Logger, options: { lotSweep?: LotSweeperOptions } = {}): Promise<Services> {
+export async function createServices(db: Database, logger: Logger, options: { lotSweep?: LotSweeperOptions; postingPipeline?: number } = {}): Promise<Services> {
   const notifications = new NotificationChannel(db.url, logger);
   const apiKeys = new ApiKeyService(new ApiKeyRepository(db), await loadPlans(db));
   await apiKeys.followChanges(notifications);
   const ledgerRepository = new LedgerRepository(db);
   const metrics = new Metrics(db.pool);
   // one queue: every posting request (transfers, seeds, batches, holds, captures, voids, reversals) takes one path
-  const queue = new PostingQueue(ledgerRepository, (results) => metrics.observePostingCommit(results.map(postingOutcome)));
+  const queue = new PostingQueue(ledgerRepository, (results) => metrics.observePostingCommit(results.map(postingOutcome)), { pipeline: options.postingPipeline });
   const ledger = new LedgerService(ledgerRepository, queue);
   const wallets = new WalletService(db);
   const lotRepository = new LotRepository(db);
