@@ -18,8 +18,8 @@ export interface PostingQueueOptions {
   maxLegs?: number;
 }
 
-/** Measured in bench/README.md (`npm run bench:transfers -- hot`): 2 keeps PostgreSQL busy while the other batch commits. */
-export const DEFAULT_POSTING_PIPELINE = 2;
+/** Measured (bench/README.md, `--variant p2:LEDGER_POSTING_PIPELINE=2`): on 2 cores one batch at a time gathers the largest batches and costs the least CPU per posting. */
+export const DEFAULT_POSTING_PIPELINE = 1;
 const MAX_LEGS = 200;
 
 const legsOf = (request: PostingRequest): number => (request.kind === 'group' ? request.legs.length : 1);
