@@ -25,6 +25,10 @@ import { LotRepository } from './domain/lots/lot.repository.js';
 import { LotService } from './domain/lots/lot.service.js';
 import { LotSweeper, type LotSweeperOptions } from './domain/lots/lot-sweeper.js';
 import { lotSweeperMetrics } from './observability/lot-sweeper.metrics.js';
+import { EventRepository } from './domain/events/event.repository.js';
+import { EventService } from './domain/events/event.service.js';
+import { EventSequencer } from './domain/events/event-sequencer.js';
+import { EventHub } from './domain/events/event-hub.js';
 
 /** The domain services, built once per process and shared by REST, GraphQL and the CLI. */
 export interface Services {
@@ -47,6 +51,12 @@ export interface Services {
   lots: LotService;
   /** Posts due expiries in the background; started and stopped by the app; `stats()` for metrics. */
   lotSweeper: LotSweeper;
+  /** The outbox (CONTRACT §16): `GET /events`, GraphQL `events`, rendering for subscribers and deliveries. */
+  events: EventService;
+  /** Numbers committed events in commit order; started and stopped by the app. */
+  eventSequencer: EventSequencer;
+  /** This instance's feed of numbered events (every instance's); started and stopped by the app. */
+  eventHub: EventHub;
 }
 
 /** The sweeper's defaults when the caller (CLI, tests) gives none: see LEDGER_LOT_SWEEP_* in src/config.ts. */
@@ -58,22 +68,36 @@ export async function createServices(db: Database, logger: Logger, options: { lo
   await apiKeys.followChanges(notifications);
   const ledgerRepository = new LedgerRepository(db);
   const metrics = new Metrics(db.pool);
+  const eventRepository = new EventRepository(db);
+  const eventSequencer = new EventSequencer(eventRepository, logger);
   // one queue: every posting request (transfers, seeds, batches, holds, captures, voids, reversals) takes one path
-  const queue = new PostingQueue(ledgerRepository, (results) => metrics.observePostingCommit(results.map(postingOutcome)), { pipeline: options.postingPipeline });
+  const queue = new PostingQueue(
+    ledgerRepository,
+    (results) => {
+      metrics.observePostingCommit(results.map(postingOutcome));
+      eventSequencer.poke();
+    },
+    { pipeline: options.postingPipeline },
+  );
   const ledger = new LedgerService(ledgerRepository, queue);
-  const wallets = new WalletService(db);
+  const wallets = new WalletService(db, () => eventSequencer.poke());
+  const holdRepository = new HoldRepository(db);
+  const events = new EventService(eventRepository, ledgerRepository, holdRepository, wallets);
   const lotRepository = new LotRepository(db);
   const lotSweeper = new LotSweeper(lotRepository, logger, options.lotSweep ?? DEFAULT_LOT_SWEEP);
   lotSweeperMetrics(metrics, lotSweeper);
   return {
     ledger,
-    holds: new HoldService(new HoldRepository(db), ledgerRepository, queue),
+    holds: new HoldService(holdRepository, ledgerRepository, queue),
     webhook: new WebhookService(new WebhookRepository(db), ledger),
     projects: new ProjectService(db),
     assets: new AssetService(db),
     wallets,
     lots: new LotService(lotRepository, wallets, ledger),
     lotSweeper,
+    events,
+    eventSequencer,
+    eventHub: new EventHub(eventRepository, events, notifications, logger),
     db,
     metrics,
     notifications,
