@@ -102,6 +102,16 @@ export const PROJECT_CURRENCIES = `JOIN assets a ON a.project_id = p.id OR a.id 
 export const CURRENCY_ORDER = `(a.id = p.asset_id) DESC, a.seq`;
 
 /**
+ * The currencies of the project `projectId` (an SQL expression) as one row of parallel arrays in
+ * currency order: `ids`, `symbols`, `fractions`. As a LATERAL join on many wallets of one
+ * project, PostgreSQL computes it once per project (Memoize) instead of once per wallet.
+ */
+export const projectCurrencies = (projectId: string): string => `
+  SELECT array_agg(a.id ORDER BY ${CURRENCY_ORDER}) AS ids, array_agg(a.symbol ORDER BY ${CURRENCY_ORDER}) AS symbols,
+         array_agg(a.fractions ORDER BY ${CURRENCY_ORDER}) AS fractions
+    FROM projects p ${PROJECT_CURRENCIES} WHERE p.id = ${projectId}`;
+
+/**
  * The as-of cut of one wallet in one asset (CONTRACT §14): its last transaction dated at or
  * before `asOf` — the greatest (date, seq) — as `seq`, with the wallet's running balance
  * (`balance`) and running count (`n`) after it; no row when it has none. One descent of each
