@@ -50,10 +50,11 @@ function entitiesSql(ctx: PlanContext, representations: unknown, nodes: readonly
       : unplannable(),
   );
   const w = ctx.alias('w');
-  // a join, not a subquery per representation: the wallets' currencies are then read once per project (walletJoins)
+  // a join, not a subquery per representation: the wallets' currencies are then read once per project
+  // (walletJoins); each wallet by its primary key whatever the owner's number of wallets (LATERAL)
   const wallet = `CASE WHEN ${w}.id IS NULL THEN 'null' ELSE ${walletSql(ctx, w, ctx.subfields('Wallet', nodes))} END`;
   return `(SELECT ${jsonArraySql(wallet, 'x.ord')}
              FROM unnest(${ctx.param(ids, 'uuid[]')}) WITH ORDINALITY AS x(id, ord)
-             LEFT JOIN wallets ${w} ON ${w}.id = x.id AND ${w}.owner_id = ${owner}
+             LEFT JOIN LATERAL (SELECT * FROM wallets ${w} WHERE ${w}.id = x.id AND ${w}.owner_id = ${owner} LIMIT 1) ${w} ON true
              ${walletJoins(w)})`;
 }
