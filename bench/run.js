@@ -9,7 +9,8 @@
 //          --keep-logs (print the children's last output at the end),
 //          --cpu-prof (run the service with node --cpu-prof; prints where its CPU time went),
 //          --variant name:ENV=value[,ENV=value] (repeatable: one more service arm, `service-name`, with
-//          that environment, on its own copy of the seeded ledger; A/B of a setting in one run).
+//          that environment, on its own copy of the seeded ledger; A/B of a setting in one run;
+//          NODE_FLAGS=... in it replaces the node flags of package.json `start`, e.g. p:NODE_FLAGS=--max-semi-space-size=64).
 // See bench/README.md.
 
 import { copyFileSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,7 +19,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { startCluster, harnessPool } from './lib/postgres.js';
-import { startServer, freePort, ROOT } from './lib/processes.js';
+import { startServer, freePort, serviceNodeFlags, ROOT } from './lib/processes.js';
 import { seedService, seedBaselineBySql, copyRows, SEED } from './lib/seed.js';
 import { runLoad, sampleStatements, resetStatements, statementsOfRun } from './lib/load.js';
 import { clusterCpuMs, processCpuMs, processCpuSplitMs } from './lib/cpu.js';
@@ -166,10 +167,13 @@ async function main() {
   if (!baselineOnly) {
     const profiling = opts['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
     const serviceEnv = { LEDGER_ADMIN_TOKEN: adminToken, LEDGER_EXPOSE_STATEMENT_COUNT: 'true', LOG_LEVEL: 'warn' };
-    await serverArm('service', [...profiling, 'dist/src/main.js'], 'service', serviceEnv);
+    const flags = serviceNodeFlags();
+    say(`         service: node ${[...flags, 'dist/src/main.js'].join(' ')} (as npm start)`);
+    await serverArm('service', [...flags, ...profiling, 'dist/src/main.js'], 'service', serviceEnv);
     for (const variant of variants) {
+      const { NODE_FLAGS: nodeFlags, ...env } = variant.env;
       say(`         ${variant.name}: the service with ${Object.entries(variant.env).map(([k, v]) => `${k}=${v}`).join(' ')}`);
-      await serverArm(variant.name, ['dist/src/main.js'], variant.db, { ...serviceEnv, ...variant.env });
+      await serverArm(variant.name, [...(nodeFlags === undefined ? flags : nodeFlags.split(' ').filter(Boolean)), 'dist/src/main.js'], variant.db, { ...serviceEnv, ...env });
     }
   }
   await serverArm('baseline', ['bench/baseline/server.js'], 'baseline', { POOL_SIZE: '20' });
