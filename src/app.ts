@@ -9,7 +9,7 @@ import { metricsRoute } from './observability/metrics.route.js';
 import { webRoutes } from './web/web.routes.js';
 import type { Logger } from './logger.js';
 import { allRoutes } from './rest/index.js';
-import { createServices, type Services } from './services.js';
+import { createServices, type Services, type WebhookOptions } from './services.js';
 import type { LotSweeperOptions } from './domain/lots/lot-sweeper.js';
 
 export interface AppOptions {
@@ -27,6 +27,8 @@ export interface AppOptions {
   metricsToken?: string;
   /** The expiry sweeper's interval (0: off) and batch size; DEFAULT_LOT_SWEEP (src/services.ts) when absent. */
   lotSweep?: LotSweeperOptions;
+  /** Outbound webhooks (LEDGER_WEBHOOK_*); DEFAULT_WEBHOOKS (src/services.ts) when absent. */
+  webhooks?: WebhookOptions;
 }
 
 export interface App {
@@ -39,7 +41,7 @@ export interface App {
 
 export async function createApp(options: AppOptions): Promise<App> {
   const { db, logger } = options;
-  const services = await createServices(db, logger, { lotSweep: options.lotSweep });
+  const services = await createServices(db, logger, { lotSweep: options.lotSweep, webhooks: options.webhooks });
   const graphql = await createGraphQLEndpoint(services, graphQLLimits(options.graphqlMaxCost), { sqlPlans: options.graphqlSqlPlans ?? true, exposePlan: options.exposeStatementCount ?? false });
   const server = createHttpServer({
     routes: [...allRoutes(services, graphql), metricsRoute(services.metrics, options.metricsToken), ...webRoutes()],
@@ -55,6 +57,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   await services.notifications.start();
   services.calls.start();
   services.lotSweeper.start();
+  await services.webhookDeliveries.start();
   const purge = setInterval(() => void services.idempotency.purgeExpired().catch(() => undefined), 3_600_000);
   purge.unref();
   return {
@@ -67,6 +70,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       }),
     async close(graceMs = 10_000) {
       clearInterval(purge);
+      // deliveries in flight finish (or are released) while requests in flight finish
+      const deliveriesStopped = services.webhookDeliveries.stop(graceMs);
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // A keep-alive connection whose in-flight request has just finished turns idle but stays
       // open, which would hold server.close() until the grace timer: close idle ones as they appear.
@@ -77,6 +82,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       clearInterval(sweep);
       clearTimeout(timer);
       await graphql.stop();
+      await deliveriesStopped;
       await services.lotSweeper.stop();
       await services.calls.stop();
       await services.notifications.stop();

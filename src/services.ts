@@ -25,6 +25,16 @@ import { LotRepository } from './domain/lots/lot.repository.js';
 import { LotService } from './domain/lots/lot.service.js';
 import { LotSweeper, type LotSweeperOptions } from './domain/lots/lot-sweeper.js';
 import { lotSweeperMetrics } from './observability/lot-sweeper.metrics.js';
+import type { WebhookSettings } from './config.js';
+import { DeliveryRepository } from './domain/webhook-endpoints/delivery.repository.js';
+import { DeliveryWorker } from './domain/webhook-endpoints/delivery-worker.js';
+import { provisionalPayloads } from './domain/webhook-endpoints/provisional-payloads.js';
+import { UrlGuard, type Resolver } from './domain/webhook-endpoints/url-guard.js';
+import { WebhookEndpointRepository } from './domain/webhook-endpoints/webhook-endpoint.repository.js';
+import { WebhookEndpointService } from './domain/webhook-endpoints/webhook-endpoint.service.js';
+import { newSecret } from './domain/webhook-endpoints/webhook-signature.js';
+import { WebhookSender } from './domain/webhook-endpoints/webhook-sender.js';
+import { webhookDeliveryMetrics } from './observability/webhook-delivery.metrics.js';
 
 /** The domain services, built once per process and shared by REST, GraphQL and the CLI. */
 export interface Services {
@@ -47,12 +57,27 @@ export interface Services {
   lots: LotService;
   /** Posts due expiries in the background; started and stopped by the app; `stats()` for metrics. */
   lotSweeper: LotSweeper;
+  /** Outbound webhook endpoints (CONTRACT §16). */
+  webhookEndpoints: WebhookEndpointService;
+  /** Delivers outbound webhooks in the background; started and stopped by the app. */
+  webhookDeliveries: DeliveryWorker;
+}
+
+/** Outbound webhooks: the settings of src/config.ts, and what tests may change besides. */
+export interface WebhookOptions extends WebhookSettings {
+  /** How long a claimed delivery stays this instance's (default: the send timeout + 20 s). */
+  leaseMs?: number;
+  /** Host name resolution (default: the system resolver). */
+  resolver?: Resolver;
 }
 
 /** The sweeper's defaults when the caller (CLI, tests) gives none: see LEDGER_LOT_SWEEP_* in src/config.ts. */
 export const DEFAULT_LOT_SWEEP: LotSweeperOptions = { intervalMs: 1_000, batchSize: 500 };
 
-export async function createServices(db: Database, logger: Logger, options: { lotSweep?: LotSweeperOptions } = {}): Promise<Services> {
+/** The webhook defaults when the caller gives none: see LEDGER_WEBHOOK_* in src/config.ts. */
+export const DEFAULT_WEBHOOKS: WebhookSettings = { allowPrivate: false, timeoutMs: 10_000, retryBaseMs: 10_000, maxAttempts: 8, concurrency: 32, pollMs: 1_000 };
+
+export async function createServices(db: Database, logger: Logger, options: { lotSweep?: LotSweeperOptions; webhooks?: WebhookOptions } = {}): Promise<Services> {
   const notifications = new NotificationChannel(db.url, logger);
   const apiKeys = new ApiKeyService(new ApiKeyRepository(db), await loadPlans(db));
   await apiKeys.followChanges(notifications);
@@ -65,6 +90,25 @@ export async function createServices(db: Database, logger: Logger, options: { lo
   const lotRepository = new LotRepository(db);
   const lotSweeper = new LotSweeper(lotRepository, logger, options.lotSweep ?? DEFAULT_LOT_SWEEP);
   lotSweeperMetrics(metrics, lotSweeper);
+  const webhooks: WebhookOptions = options.webhooks ?? DEFAULT_WEBHOOKS;
+  const guard = new UrlGuard(webhooks.allowPrivate, webhooks.resolver);
+  const webhookDeliveries = new DeliveryWorker(
+    new DeliveryRepository(db),
+    new WebhookSender(guard, webhooks.timeoutMs),
+    provisionalPayloads(db),
+    notifications,
+    logger,
+    {
+      baseMs: webhooks.retryBaseMs,
+      maxAttempts: webhooks.maxAttempts,
+      concurrency: webhooks.concurrency,
+      pollMs: webhooks.pollMs,
+      leaseMs: webhooks.leaseMs ?? webhooks.timeoutMs + 20_000,
+      fanOutBatch: 500,
+    },
+    (outcome) => metrics.countWebhookDelivery(outcome),
+  );
+  webhookDeliveryMetrics(metrics, webhookDeliveries);
   return {
     ledger,
     holds: new HoldService(new HoldRepository(db), ledgerRepository, queue),
@@ -74,6 +118,8 @@ export async function createServices(db: Database, logger: Logger, options: { lo
     wallets,
     lots: new LotService(lotRepository, wallets, ledger),
     lotSweeper,
+    webhookEndpoints: new WebhookEndpointService(new WebhookEndpointRepository(db), ledgerRepository, guard, newSecret),
+    webhookDeliveries,
     db,
     metrics,
     notifications,

@@ -1,0 +1,45 @@
+/** The seven event types of CONTRACT §16 an endpoint may subscribe to. */
+export const EVENT_TYPES = ['transaction.posted', 'hold.created', 'hold.captured', 'hold.voided', 'hold.expired', 'wallet.status_changed', 'points.expired'] as const;
+export type WebhookEventType = (typeof EVENT_TYPES)[number];
+
+/** An outbound webhook endpoint (CONTRACT §16). `types` lists what it receives (all seven when created without `types`). */
+export interface WebhookEndpointView {
+  id: string;
+  projectId: number;
+  url: string;
+  types: WebhookEventType[];
+  createdAt: Date;
+}
+
+/** Only the creation answers the secret. */
+export interface CreatedWebhookEndpoint extends WebhookEndpointView {
+  secret: string;
+}
+
+export interface CreateWebhookEndpointInput {
+  projectId: number;
+  url: string;
+  types?: string[] | null;
+}
+
+/** One delivery attempt (CONTRACT §16): `attempt` counts from 1 per event. */
+export interface WebhookDeliveryView {
+  id: string;
+  eventId: string;
+  attempt: number;
+  status: 'succeeded' | 'failed';
+  responseStatus: number | null;
+  error: string | null;
+  createdAt: Date;
+}
+
+export interface EndpointListQuery {
+  projectId: number;
+  page: number;
+  limit: number;
+}
+
+export interface DeliveryListQuery {
+  page: number;
+  limit: number;
+}
