@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { NotificationChannel } from '../../db/notifications.js';
 import type { Logger } from '../../logger.js';
 import { isLastAttempt, retryDelayMs, type RetrySchedule } from './backoff.js';
-import type { ClaimedJob, DeliveryRepository } from './delivery.repository.js';
+import { attemptKey, type ClaimedJob, type DeliveryRepository, type RecordedAttempt } from './delivery.repository.js';
 import { signatureHeaders } from './webhook-signature.js';
 import type { SendResult, WebhookSender } from './webhook-sender.js';
 
@@ -56,6 +56,8 @@ const MAX_FAN_OUT_ROUNDS = 20;
 const FAN_OUT_BUSY_RETRY_MS = 100;
 /** An event whose body could not be rendered (a database error) is tried again this much later. */
 const RENDER_RETRY_MS = 5_000;
+/** Attempts recorded per statement at most. */
+const RECORD_BATCH = 500;
 
 /**
  * Delivers outbound webhooks (CONTRACT §16), on every instance. A pass turns newly numbered events
@@ -69,11 +71,19 @@ const RENDER_RETRY_MS = 5_000;
 export class DeliveryWorker {
   private stopped = true;
   private again = false;
+  /** New events may be numbered: the next pass fans out first. */
+  private fanOutWanted = true;
+  /** Attempts made, waiting for the statement that records them (one statement records all that wait). */
+  private readonly unrecorded: { attempt: RecordedAttempt; settle: (recorded: boolean | Error) => void }[] = [];
+  private recording: Promise<void> | null = null;
   private pumping: Promise<void> | null = null;
   private wakeTimer: NodeJS.Timeout | null = null;
   private wakeTimerAt = Infinity;
   private pollTimer: NodeJS.Timeout | null = null;
+  /** Attempts under way, until recorded (shutdown waits for them). */
   private readonly inFlight = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  /** Attempts whose request is under way: what `concurrency` bounds (recording is batched apart). */
+  private sending = 0;
   private readonly unsubscribers: (() => void)[] = [];
   private readonly listeners = new Set<(report: AttemptReport) => void>();
   private readonly counters: DeliveryWorkerStats = { inFlight: 0, succeeded: 0, failed: 0, abandoned: 0 };
@@ -90,13 +100,13 @@ export class DeliveryWorker {
 
   async start(): Promise<void> {
     this.stopped = false;
-    this.unsubscribers.push(await this.notifications.subscribe('ledger_events', () => this.wake()));
-    this.unsubscribers.push(this.notifications.onReconnect(() => this.wake()));
-    this.pollTimer = setInterval(() => this.wake(), this.options.pollMs);
+    this.unsubscribers.push(await this.notifications.subscribe('ledger_events', () => this.wake(true)));
+    this.unsubscribers.push(this.notifications.onReconnect(() => this.wake(true)));
+    this.pollTimer = setInterval(() => this.wake(true), this.options.pollMs);
     this.pollTimer.unref();
     const { concurrency, pollMs, leaseMs, baseMs, maxAttempts } = this.options;
     this.logger.info({ concurrency, pollMs, leaseMs, retryBaseMs: baseMs, maxAttempts }, 'webhook delivery worker started');
-    this.wake();
+    this.wake(true);
   }
 
   /**
@@ -114,7 +124,7 @@ export class DeliveryWorker {
     let grace: NodeJS.Timeout | undefined;
     await Promise.race([running(), new Promise((resolve) => (grace = setTimeout(resolve, graceMs)))]);
     clearTimeout(grace);
-    const cut = this.inFlight.size;
+    const cut = this.sending;
     for (const attempt of this.inFlight.values()) attempt.controller.abort();
     await running();
     this.sender.close();
@@ -128,12 +138,13 @@ export class DeliveryWorker {
   }
 
   stats(): DeliveryWorkerStats {
-    return { ...this.counters, inFlight: this.inFlight.size };
+    return { ...this.counters, inFlight: this.sending };
   }
 
-  /** Runs a pass now, or right after the one under way. */
-  wake(): void {
+  /** Runs a pass now, or right after the one under way; `fanOut`: events may have been numbered. */
+  wake(fanOut = false): void {
     if (this.stopped) return;
+    if (fanOut) this.fanOutWanted = true;
     this.again = true;
     if (this.pumping) return;
     this.pumping = (async () => {
@@ -149,7 +160,8 @@ export class DeliveryWorker {
       });
   }
 
-  private wakeIn(ms: number): void {
+  private wakeIn(ms: number, fanOut = false): void {
+    if (fanOut) this.fanOutWanted = true;
     const at = Date.now() + Math.max(0, ms);
     if (this.stopped || at >= this.wakeTimerAt) return;
     if (this.wakeTimer) clearTimeout(this.wakeTimer);
@@ -163,23 +175,27 @@ export class DeliveryWorker {
   }
 
   private async pass(): Promise<void> {
-    for (let round = 0; round < MAX_FAN_OUT_ROUNDS; round++) {
-      const fanOut = await this.repository.fanOut(this.options.fanOutBatch);
-      if (!fanOut.ran) {
-        this.wakeIn(FAN_OUT_BUSY_RETRY_MS);
-        break;
-      }
-      if (fanOut.scanned < this.options.fanOutBatch) break;
-      if (round === MAX_FAN_OUT_ROUNDS - 1) this.again = true;
-    }
-    const free = this.options.concurrency - this.inFlight.size;
-    if (free <= 0 || this.stopped) return; // a finishing attempt wakes the worker
+    if (this.fanOutWanted) await this.fanOut();
+    // claims refill slots in batches (a claim per freed slot would cost a statement per attempt)
+    const free = this.options.concurrency - this.sending;
+    if (this.stopped || (free < Math.ceil(this.options.concurrency / 4) && this.sending > 0)) return; // a finishing request wakes the worker
     const jobs = await this.repository.claim(free, randomUUID(), this.options.leaseMs);
     if (jobs.length > 0) await this.begin(jobs);
     if (jobs.length < free) {
       const next = await this.repository.nextDue();
       if (next) this.wakeIn(next.getTime() - Date.now());
     }
+  }
+
+  private async fanOut(): Promise<void> {
+    this.fanOutWanted = false;
+    for (let round = 0; round < MAX_FAN_OUT_ROUNDS; round++) {
+      const result = await this.repository.fanOut(this.options.fanOutBatch);
+      if (!result.ran) return this.wakeIn(FAN_OUT_BUSY_RETRY_MS, true);
+      if (result.scanned < this.options.fanOutBatch) return;
+    }
+    this.fanOutWanted = true;
+    this.again = true;
   }
 
   private async begin(jobs: ClaimedJob[]): Promise<void> {
@@ -202,29 +218,60 @@ export class DeliveryWorker {
       const controller = new AbortController();
       const done = this.attempt(job, JSON.stringify(payload), controller.signal)
         .catch((err: unknown) => this.logger.error({ err, jobId: job.jobId }, 'webhook attempt failed to record; retried when its lease ends'))
-        .finally(() => {
-          this.inFlight.delete(job.jobId);
-          this.wake();
-        });
+        .finally(() => this.inFlight.delete(job.jobId));
       this.inFlight.set(job.jobId, { controller, done });
     }
   }
 
   private async attempt(job: ClaimedJob, body: string, signal: AbortSignal): Promise<void> {
     const timestamp = Math.floor(Date.now() / 1000);
-    const result = await this.sender.send(job.url, signatureHeaders(job.secret, job.eventId, timestamp, body), body, signal);
+    this.sending += 1;
+    let result: SendResult;
+    try {
+      result = await this.sender.send(job.url, signatureHeaders(job.secret, job.eventId, timestamp, body), body, signal);
+    } finally {
+      this.sending -= 1;
+      this.wake();
+    }
     if (result.aborted) return this.repository.release([job]);
     const last = result.ok || isLastAttempt(this.options, job.attempt);
     const retryInMs = last ? null : retryDelayMs(this.options, job.attempt);
     const status = result.ok ? 'succeeded' : 'failed';
-    const recorded = await this.repository.record(job, { status, responseStatus: result.responseStatus, error: result.error }, retryInMs);
     this.countAttempt(status);
     this.counters[status] += 1;
     if (!result.ok && retryInMs === null) this.counters.abandoned += 1;
+    const recorded = await this.record({ job, status, responseStatus: result.responseStatus, error: result.error, retryInMs });
     if (retryInMs !== null) this.wakeIn(retryInMs);
     this.log(job, result, retryInMs, recorded);
     const report: AttemptReport = { endpointId: job.endpointId, eventId: job.eventId, attempt: job.attempt, status, responseStatus: result.responseStatus, error: result.error, retryInMs, recorded };
     for (const listener of this.listeners) listener(report);
+  }
+
+  /** Queues the attempt for the next recording statement; resolves once it is written (false: its lease was lost). */
+  private record(attempt: RecordedAttempt): Promise<boolean> {
+    const written = new Promise<boolean>((resolve, reject) => {
+      this.unrecorded.push({ attempt, settle: (outcome) => (outcome instanceof Error ? reject(outcome) : resolve(outcome)) });
+    });
+    this.flushRecords();
+    return written;
+  }
+
+  private flushRecords(): void {
+    if (this.recording || this.unrecorded.length === 0) return;
+    this.recording = (async () => {
+      while (this.unrecorded.length > 0) {
+        const batch = this.unrecorded.splice(0, RECORD_BATCH);
+        try {
+          const recorded = await this.repository.record(batch.map((b) => b.attempt));
+          for (const { attempt: a, settle } of batch) settle(recorded.has(attemptKey(a.job.endpointId, a.job.eventId, a.job.attempt)));
+        } catch (error) {
+          for (const { settle } of batch) settle(error instanceof Error ? error : new Error(String(error)));
+        }
+      }
+    })().finally(() => {
+      this.recording = null;
+      this.flushRecords();
+    });
   }
 
   private log(job: ClaimedJob, result: SendResult, retryInMs: number | null, recorded: boolean): void {

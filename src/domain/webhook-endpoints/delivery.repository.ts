@@ -19,11 +19,16 @@ export interface ClaimedJob {
   leaseToken: string;
 }
 
-export interface AttemptRecord {
+/** One attempt made, to record: `retryInMs` when the next one is due, null when there is none. */
+export interface RecordedAttempt {
+  job: ClaimedJob;
   status: 'succeeded' | 'failed';
   responseStatus: number | null;
   error: string | null;
+  retryInMs: number | null;
 }
+
+export const attemptKey = (endpointId: string, eventId: string, attempt: number): string => `${endpointId}/${eventId}/${attempt}`;
 
 export interface FanOutResult {
   /** False when another instance holds the fan-out (it will do the work). */
@@ -112,30 +117,48 @@ export class DeliveryRepository {
   }
 
   /**
-   * Records the attempt and, when `retryInMs` is given, makes the job due again then; otherwise
-   * the job is done (delivered, or out of attempts) and goes. Only while the lease is still this
-   * holder's: false when it was lost (expired and taken by another instance, or the endpoint was
-   * deleted), and nothing is written.
+   * Records attempts, one delivery row each, in one statement. An attempt with `retryInMs` makes
+   * its job due again then; without, the job is done (delivered, or out of attempts) and goes.
+   * Only while the lease is still the attempt's: one whose lease was lost (it ran out and another
+   * instance took the job, or the endpoint was deleted) writes nothing. Answers the attempts
+   * recorded, as `endpointId/eventId/attempt` keys.
    */
-  async record(job: ClaimedJob, record: AttemptRecord, retryInMs: number | null): Promise<boolean> {
-    const finish =
-      retryInMs === null
-        ? `DELETE FROM webhook_jobs WHERE id = $1 AND lease_token = $2
-           RETURNING endpoint_id, project_id, event_id, attempts + 1 AS attempt`
-        : `UPDATE webhook_jobs SET attempts = attempts + 1, lease_token = NULL, next_attempt_at = now() + make_interval(secs => $7::double precision / 1000)
-            WHERE id = $1 AND lease_token = $2
-           RETURNING endpoint_id, project_id, event_id, attempts AS attempt`;
-    const params: unknown[] = [job.jobId, job.leaseToken, record.status, record.responseStatus, record.error, job.attempt];
-    if (retryInMs !== null) params.push(retryInMs);
-    const rows = await this.db.query(
+  async record(attempts: readonly RecordedAttempt[]): Promise<Set<string>> {
+    if (attempts.length === 0) return new Set();
+    const rows = await this.db.query<{ endpoint_id: string; event_id: string; attempt: number }>(
       `${WORKER_SQL_TAG}
-       WITH done AS (${finish})
+       WITH input AS (
+         SELECT * FROM unnest($1::bigint[], $2::uuid[], $3::int[], $4::text[], $5::int[], $6::text[], $7::double precision[])
+                    AS i (job_id, token, attempt, status, response_status, error, retry_ms)
+       ),
+       retried AS (
+         UPDATE webhook_jobs j
+            SET attempts = j.attempts + 1, lease_token = NULL, next_attempt_at = now() + make_interval(secs => i.retry_ms / 1000)
+           FROM input i
+          WHERE j.id = i.job_id AND j.lease_token = i.token AND j.attempts + 1 = i.attempt AND i.retry_ms IS NOT NULL
+         RETURNING j.id, j.endpoint_id, j.project_id, j.event_id
+       ),
+       finished AS (
+         DELETE FROM webhook_jobs j USING input i
+          WHERE j.id = i.job_id AND j.lease_token = i.token AND j.attempts + 1 = i.attempt AND i.retry_ms IS NULL
+         RETURNING j.id, j.endpoint_id, j.project_id, j.event_id
+       )
        INSERT INTO webhook_deliveries (endpoint_id, project_id, event_id, attempt, status, response_status, error)
-       SELECT endpoint_id, project_id, event_id, attempt, $3, $4, $5 FROM done WHERE attempt = $6
-       RETURNING id`,
-      params,
+       SELECT d.endpoint_id, d.project_id, d.event_id, i.attempt, i.status, i.response_status, i.error
+         FROM (SELECT * FROM retried UNION ALL SELECT * FROM finished) d JOIN input i ON i.job_id = d.id
+        ORDER BY i.attempt, d.id
+       RETURNING endpoint_id, event_id, attempt`,
+      [
+        attempts.map((a) => a.job.jobId),
+        attempts.map((a) => a.job.leaseToken),
+        attempts.map((a) => a.job.attempt),
+        attempts.map((a) => a.status),
+        attempts.map((a) => a.responseStatus),
+        attempts.map((a) => a.error),
+        attempts.map((a) => a.retryInMs),
+      ],
     );
-    return rows.length > 0;
+    return new Set(rows.map((r) => attemptKey(r.endpoint_id, r.event_id, r.attempt)));
   }
 
   /** Gives leases back without an attempt (shutdown, or the body could not be rendered): due again after `delayMs`. */
