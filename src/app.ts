@@ -57,6 +57,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   await services.notifications.start();
   services.calls.start();
   services.lotSweeper.start();
+  services.eventSequencer.start();
+  await services.eventHub.start();
   await services.webhookDeliveries.start();
   const purge = setInterval(() => void services.idempotency.purgeExpired().catch(() => undefined), 3_600_000);
   purge.unref();
@@ -84,6 +86,10 @@ export async function createApp(options: AppOptions): Promise<App> {
       await graphql.stop();
       await deliveriesStopped;
       await services.lotSweeper.stop();
+      await services.eventHub.stop();
+      // after the last posting (the server is closed): its events are numbered before we go
+      await services.eventSequencer.stop();
+      await services.eventSequencer.flush();
       await services.calls.stop();
       await services.notifications.stop();
     },

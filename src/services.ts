@@ -28,13 +28,17 @@ import { lotSweeperMetrics } from './observability/lot-sweeper.metrics.js';
 import type { WebhookSettings } from './config.js';
 import { DeliveryRepository } from './domain/webhook-endpoints/delivery.repository.js';
 import { DeliveryWorker } from './domain/webhook-endpoints/delivery-worker.js';
-import { provisionalPayloads } from './domain/webhook-endpoints/provisional-payloads.js';
 import { UrlGuard, type Resolver } from './domain/webhook-endpoints/url-guard.js';
 import { WebhookEndpointRepository } from './domain/webhook-endpoints/webhook-endpoint.repository.js';
 import { WebhookEndpointService } from './domain/webhook-endpoints/webhook-endpoint.service.js';
 import { newSecret } from './domain/webhook-endpoints/webhook-signature.js';
 import { WebhookSender } from './domain/webhook-endpoints/webhook-sender.js';
 import { webhookDeliveryMetrics } from './observability/webhook-delivery.metrics.js';
+import { EventRepository } from './domain/events/event.repository.js';
+import { EventService } from './domain/events/event.service.js';
+import { EventSequencer } from './domain/events/event-sequencer.js';
+import { EventHub } from './domain/events/event-hub.js';
+import { webhookPayloads } from './rest/webhook-payloads.js';
 
 /** The domain services, built once per process and shared by REST, GraphQL and the CLI. */
 export interface Services {
@@ -57,6 +61,12 @@ export interface Services {
   lots: LotService;
   /** Posts due expiries in the background; started and stopped by the app; `stats()` for metrics. */
   lotSweeper: LotSweeper;
+  /** The outbox (CONTRACT §16): `GET /events`, GraphQL `events`, rendering for subscribers and deliveries. */
+  events: EventService;
+  /** Numbers committed events in commit order; started and stopped by the app. */
+  eventSequencer: EventSequencer;
+  /** This instance's feed of numbered events (every instance's); started and stopped by the app. */
+  eventHub: EventHub;
   /** Outbound webhook endpoints (CONTRACT §16). */
   webhookEndpoints: WebhookEndpointService;
   /** Delivers outbound webhooks in the background; started and stopped by the app. */
@@ -83,10 +93,17 @@ export async function createServices(db: Database, logger: Logger, options: { lo
   await apiKeys.followChanges(notifications);
   const ledgerRepository = new LedgerRepository(db);
   const metrics = new Metrics(db.pool);
+  const eventRepository = new EventRepository(db);
+  const eventSequencer = new EventSequencer(eventRepository, logger);
   // one queue: every posting request (transfers, seeds, batches, holds, captures, voids, reversals) takes one path
-  const queue = new PostingQueue(ledgerRepository, (results) => metrics.observePostingCommit(results.map(postingOutcome)));
+  const queue = new PostingQueue(ledgerRepository, (results) => {
+    metrics.observePostingCommit(results.map(postingOutcome));
+    eventSequencer.poke();
+  });
   const ledger = new LedgerService(ledgerRepository, queue);
-  const wallets = new WalletService(db);
+  const wallets = new WalletService(db, () => eventSequencer.poke());
+  const holdRepository = new HoldRepository(db);
+  const events = new EventService(eventRepository, ledgerRepository, holdRepository, wallets);
   const lotRepository = new LotRepository(db);
   const lotSweeper = new LotSweeper(lotRepository, logger, options.lotSweep ?? DEFAULT_LOT_SWEEP);
   lotSweeperMetrics(metrics, lotSweeper);
@@ -95,7 +112,7 @@ export async function createServices(db: Database, logger: Logger, options: { lo
   const webhookDeliveries = new DeliveryWorker(
     new DeliveryRepository(db),
     new WebhookSender(guard, webhooks.timeoutMs),
-    provisionalPayloads(db),
+    webhookPayloads(eventRepository, events),
     notifications,
     logger,
     {
@@ -111,13 +128,16 @@ export async function createServices(db: Database, logger: Logger, options: { lo
   webhookDeliveryMetrics(metrics, webhookDeliveries);
   return {
     ledger,
-    holds: new HoldService(new HoldRepository(db), ledgerRepository, queue),
+    holds: new HoldService(holdRepository, ledgerRepository, queue),
     webhook: new WebhookService(new WebhookRepository(db), ledger),
     projects: new ProjectService(db),
     assets: new AssetService(db),
     wallets,
     lots: new LotService(lotRepository, wallets, ledger),
     lotSweeper,
+    events,
+    eventSequencer,
+    eventHub: new EventHub(eventRepository, events, notifications, logger),
     webhookEndpoints: new WebhookEndpointService(new WebhookEndpointRepository(db), ledgerRepository, guard, newSecret),
     webhookDeliveries,
     db,

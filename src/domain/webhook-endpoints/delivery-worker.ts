@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { NotificationChannel } from '../../db/notifications.js';
+import { outsideStatementScope } from '../../db/statement-counter.js';
 import type { Logger } from '../../logger.js';
 import { isLastAttempt, retryDelayMs, type RetrySchedule } from './backoff.js';
 import { attemptKey, type ClaimedJob, type DeliveryRepository, type RecordedAttempt } from './delivery.repository.js';
@@ -147,12 +148,13 @@ export class DeliveryWorker {
     if (fanOut) this.fanOutWanted = true;
     this.again = true;
     if (this.pumping) return;
-    this.pumping = (async () => {
+    // background work: never counted as a request's statements, whoever woke it
+    this.pumping = outsideStatementScope(async () => {
       while (this.again && !this.stopped) {
         this.again = false;
         await this.pass();
       }
-    })()
+    })
       .catch((err: unknown) => this.logger.error({ err }, 'webhook delivery pass failed; retried at the next poll'))
       .finally(() => {
         this.pumping = null;

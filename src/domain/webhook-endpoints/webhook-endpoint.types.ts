@@ -1,6 +1,8 @@
-/** The seven event types of CONTRACT §16 an endpoint may subscribe to. */
-export const EVENT_TYPES = ['transaction.posted', 'hold.created', 'hold.captured', 'hold.voided', 'hold.expired', 'wallet.status_changed', 'points.expired'] as const;
-export type WebhookEventType = (typeof EVENT_TYPES)[number];
+import type { EventType } from '../events/event.types.js';
+
+export { EVENT_TYPES } from '../events/event.types.js';
+/** An endpoint subscribes to some of the seven event types of CONTRACT §16. */
+export type WebhookEventType = EventType;
 
 /** An outbound webhook endpoint (CONTRACT §16). `types` lists what it receives (all seven when created without `types`). */
 export interface WebhookEndpointView {

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { WebhookOptions } from '../../../src/services.js';
-import { expectStatus } from '../../support/fixtures.js';
+import { expectStatus, fundedProject, ISO_MS, transfer, type FundedProject } from '../../support/fixtures.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 import type { AttemptReport } from '../../../src/domain/webhook-endpoints/delivery-worker.js';
 import { attemptsOf, Observed, WebhookReceiver } from '../../support/webhook-receiver.js';
@@ -39,7 +39,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** Tests that run apps of their own give them a database of their own: no other worker takes their deliveries. */
+/** Tests that run apps of their own give them a database of their own (no other worker takes their deliveries), and a key there. */
 const keys = new WeakMap<TestApp, string>();
 async function keyOf(app: TestApp): Promise<string> {
   if (app === t) return key;
@@ -51,17 +51,23 @@ async function keyOf(app: TestApp): Promise<string> {
   return found;
 }
 
-const newProject = async (app: TestApp = t) => (await expectStatus(app.request('POST', '/projects', { key: await keyOf(app), body: { name: 'Webhook deliveries' } }), 201)).id as number;
-const newEndpoint = async (projectId: number, url: string, types?: string[], app: TestApp = t) =>
-  expectStatus(app.request('POST', '/webhook-endpoints', { key: await keyOf(app), body: { projectId, url, ...(types && { types }) } }), 201);
-const deliveriesOf = async (endpointId: string, app: TestApp = t) =>
-  (await expectStatus(app.request('GET', `/webhook-endpoints/${endpointId}/deliveries?limit=100`, { key: await keyOf(app) }), 200)).deliveries;
+/** A project with a funded system wallet and two customers (its seed's event comes before any endpoint). */
+const newProject = async (app: TestApp = t): Promise<FundedProject> => fundedProject(app, await keyOf(app), { systemBalance: 1_000_000 });
+const newEndpoint = async (p: FundedProject, url: string, types?: string[], app: TestApp = t) =>
+  expectStatus(app.request('POST', '/webhook-endpoints', { key: p.key, body: { projectId: p.projectId, url, ...(types && { types }) } }), 201);
+const deliveriesOf = async (p: FundedProject, endpointId: string, app: TestApp = t) =>
+  (await expectStatus(app.request('GET', `/webhook-endpoints/${endpointId}/deliveries?limit=100`, { key: p.key }), 200)).deliveries;
 
-/** Commits an event as a posting would, and numbers it (what the events core's sequencer does after each commit). */
-async function commitEvent(projectId: number, type = 'transaction.posted', app: TestApp = t): Promise<string> {
-  const [row] = await app.db.query<{ id: string }>(`INSERT INTO events (project_id, type, subject_id, created_at) VALUES ($1, $2, gen_random_uuid(), now()) RETURNING id`, [projectId, type]);
-  await app.db.query(`SELECT ledger_sequence_events(10000)`);
+/** The event a change wrote (its id is the deliveries' webhook-id). */
+async function eventOf(app: TestApp, subjectId: string, type: string): Promise<string> {
+  const [row] = await app.db.query<{ id: string }>(`SELECT id FROM events WHERE subject_id = $1 AND type = $2`, [subjectId, type]);
   return row.id;
+}
+
+/** A transfer system → first customer; answers its transaction.posted event id and the transaction as POST /transactions answered it. */
+async function posted(p: FundedProject, app: TestApp = t): Promise<{ eventId: string; transaction: Record<string, unknown> }> {
+  const { transaction } = await transfer(app, p, p.system.id, p.customers[0].id, 1);
+  return { eventId: await eventOf(app, transaction.id, 'transaction.posted'), transaction };
 }
 
 const jobsOf = async (endpointId: string) => t.db.query<{ event_id: string }>(`SELECT event_id FROM webhook_jobs WHERE endpoint_id = $1`, [endpointId]);
@@ -71,10 +77,10 @@ describe('outbound webhook delivery (CONTRACT §16)', () => {
     const receiver = await WebhookReceiver.start((_request, earlier) => (earlier < 2 ? 503 : 204));
     const attempts = attemptsOf(t);
     try {
-      const projectId = await newProject();
-      const endpoint = await newEndpoint(projectId, receiver.url);
+      const p = await newProject();
+      const endpoint = await newEndpoint(p, receiver.url);
       const committed = Date.now();
-      const eventId = await commitEvent(projectId);
+      const { eventId, transaction } = await posted(p);
       await receiver.waitFor((r) => r.length >= 3, 'three requests');
       await attempts.waitFor((a) => a.some((x) => x.eventId === eventId && x.attempt === 3), 'the third attempt recorded');
 
@@ -84,19 +90,20 @@ describe('outbound webhook delivery (CONTRACT §16)', () => {
         expect(request.headers['content-type']).toBe('application/json');
         expect(verifyStandardWebhook(endpoint.secret, request.headers, request.body)).toBe(true);
         expect(verifyStandardWebhook(endpoint.secret, request.headers, request.body.replace('}', ' }'))).toBe(false);
+        // the body: the event's envelope, `data` the transaction as POST /transactions answered it
         const body = JSON.parse(request.body);
         expect(Object.keys(body)).toEqual(['id', 'type', 'created_at', 'data']);
-        expect(body).toMatchObject({ id: eventId, type: 'transaction.posted' });
+        expect(body).toEqual({ id: eventId, type: 'transaction.posted', created_at: expect.stringMatching(ISO_MS), data: transaction });
       }
       // another endpoint's secret does not verify
-      const stranger = await newEndpoint(projectId, receiver.url);
+      const stranger = await newEndpoint(p, receiver.url);
       expect(verifyStandardWebhook(stranger.secret, receiver.items[0].headers, receiver.items[0].body)).toBe(false);
 
-      const log = await deliveriesOf(endpoint.id);
+      const log = await deliveriesOf(p, endpoint.id);
       expect(log).toEqual([
-        { id: expect.any(String), eventId, attempt: 3, status: 'succeeded', responseStatus: 204, error: null, created_at: expect.any(String) },
-        { id: expect.any(String), eventId, attempt: 2, status: 'failed', responseStatus: 503, error: 'receiver answered 503', created_at: expect.any(String) },
-        { id: expect.any(String), eventId, attempt: 1, status: 'failed', responseStatus: 503, error: 'receiver answered 503', created_at: expect.any(String) },
+        { id: expect.any(String), eventId, attempt: 3, status: 'succeeded', responseStatus: 204, error: null, created_at: expect.stringMatching(ISO_MS) },
+        { id: expect.any(String), eventId, attempt: 2, status: 'failed', responseStatus: 503, error: 'receiver answered 503', created_at: expect.stringMatching(ISO_MS) },
+        { id: expect.any(String), eventId, attempt: 1, status: 'failed', responseStatus: 503, error: 'receiver answered 503', created_at: expect.stringMatching(ISO_MS) },
       ]);
       expect(await jobsOf(endpoint.id)).toEqual([]);
       const metrics = await (await fetch(`${t.baseUrl}/metrics`)).text();
@@ -112,11 +119,11 @@ describe('outbound webhook delivery (CONTRACT §16)', () => {
     const receiver = await WebhookReceiver.start((_request, earlier) => (earlier === 0 ? 'hang' : 200));
     const attempts = attemptsOf(app);
     try {
-      const projectId = await newProject(app);
-      const endpoint = await newEndpoint(projectId, receiver.url, undefined, app);
-      const eventId = await commitEvent(projectId, 'hold.created', app);
+      const p = await newProject(app);
+      const endpoint = await newEndpoint(p, receiver.url, undefined, app);
+      const { eventId } = await posted(p, app);
       await attempts.waitFor((a) => a.some((x) => x.eventId === eventId && x.status === 'succeeded'), 'the retry to succeed');
-      const log = await deliveriesOf(endpoint.id, app);
+      const log = await deliveriesOf(p, endpoint.id, app);
       expect(log.map((d: { attempt: number; status: string; responseStatus: number | null }) => [d.attempt, d.status, d.responseStatus])).toEqual([
         [2, 'succeeded', 200],
         [1, 'failed', null],
@@ -130,27 +137,31 @@ describe('outbound webhook delivery (CONTRACT §16)', () => {
 });
 
 describe('what an endpoint receives', () => {
-  it('only the events committed after its creation, of the types it asked for', async () => {
+  it('only the events committed after its creation, of the types it asked for, of its own project', async () => {
     const receiver = await WebhookReceiver.start();
     const attempts = attemptsOf(t);
     try {
-      const projectId = await newProject();
-      const otherProject = await newProject();
-      const before = await commitEvent(projectId, 'hold.created');
-      const endpoint = await newEndpoint(projectId, receiver.url, ['hold.created', 'wallet.status_changed']);
-      const unwanted = await commitEvent(projectId, 'transaction.posted');
-      const elsewhere = await commitEvent(otherProject, 'hold.created');
-      const wanted = await commitEvent(projectId, 'hold.created');
-      const status = await commitEvent(projectId, 'wallet.status_changed');
-      await attempts.waitFor((a) => [wanted, status].every((id) => a.some((x) => x.eventId === id)), 'both wanted events recorded');
-      // events are queued in stream order, all at once per batch: nothing older can still come
-      const queued = await t.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM webhook_jobs WHERE endpoint_id = $1`, [endpoint.id]);
-      expect(queued[0].n).toBe('0');
-      expect(receiver.items.map((r) => r.headers['webhook-id']).sort()).toEqual([wanted, status].sort());
-      const logged = (await deliveriesOf(endpoint.id)).map((d: { eventId: string }) => d.eventId);
-      expect(logged).not.toEqual(expect.arrayContaining([before]));
-      expect(logged).not.toEqual(expect.arrayContaining([unwanted]));
-      expect(logged).not.toEqual(expect.arrayContaining([elsewhere]));
+      const p = await newProject();
+      const other = await newProject();
+      const [a, b] = p.customers;
+      const before = await posted(p);
+      const endpoint = await newEndpoint(p, receiver.url, ['hold.created', 'wallet.status_changed']);
+      const unwanted = await posted(p);
+      const elsewhere = await expectStatus(t.request('POST', '/holds', { key: other.key, body: { amount: 1, currency: other.symbol, from: other.system.id, to: other.customers[0].id, projectId: other.projectId } }), 201);
+      const { hold } = await expectStatus(t.request('POST', '/holds', { key: p.key, body: { amount: 1, currency: p.symbol, from: p.system.id, to: a.id, projectId: p.projectId } }), 201);
+      await expectStatus(t.request('PUT', `/wallets/status/${b.id}`, { key: p.key, body: { status: 'suspended', projectId: p.projectId } }), 200);
+      const wanted = await eventOf(t, hold.id, 'hold.created');
+      const suspended = await eventOf(t, b.id, 'wallet.status_changed');
+      await attempts.waitFor((x) => [wanted, suspended].every((id) => x.some((r) => r.eventId === id)), 'both wanted events recorded');
+      // events become jobs in stream order: none of the earlier ones can still come
+      expect(await jobsOf(endpoint.id)).toEqual([]);
+      expect(receiver.items.map((r) => r.headers['webhook-id']).sort()).toEqual([wanted, suspended].sort());
+      const bodies = Object.fromEntries(receiver.items.map((r) => [r.headers['webhook-id'], JSON.parse(r.body)]));
+      expect(bodies[wanted]).toMatchObject({ type: 'hold.created', data: { ...hold, status: 'pending' } });
+      expect(bodies[suspended]).toMatchObject({ type: 'wallet.status_changed', data: { id: b.id, status: 'suspended' } });
+      const logged = (await deliveriesOf(p, endpoint.id)).map((d: { eventId: string }) => d.eventId);
+      const elsewhereEvent = await eventOf(t, elsewhere.hold.id, 'hold.created');
+      for (const never of [before.eventId, unwanted.eventId, elsewhereEvent]) expect(logged).not.toContain(never);
     } finally {
       await receiver.close();
     }
@@ -161,20 +172,20 @@ describe('what an endpoint receives', () => {
     const witness = await WebhookReceiver.start();
     const attempts = attemptsOf(t);
     try {
-      const projectId = await newProject();
-      const gone = await newEndpoint(projectId, deleted.url);
-      const kept = await newEndpoint(projectId, witness.url);
-      const first = await commitEvent(projectId);
-      await attempts.waitFor((a) => a.some((x) => x.endpointId === gone.id && x.eventId === first), 'the first failed attempt');
-      await expectStatus(t.request('DELETE', `/webhook-endpoints/${gone.id}`, { key }), 200);
+      const p = await newProject();
+      const gone = await newEndpoint(p, deleted.url);
+      const kept = await newEndpoint(p, witness.url);
+      const first = await posted(p);
+      await attempts.waitFor((a) => a.some((x) => x.endpointId === gone.id && x.eventId === first.eventId), 'the first failed attempt');
+      await expectStatus(t.request('DELETE', `/webhook-endpoints/${gone.id}`, { key: p.key }), 200);
       const seenBeforeDelete = deleted.items.length;
       expect(await jobsOf(gone.id)).toEqual([]);
-      const second = await commitEvent(projectId);
+      const second = await posted(p);
       // the witness endpoint of the same project gets the next event: the deleted one would have by then
-      await attempts.waitFor((a) => a.some((x) => x.endpointId === kept.id && x.eventId === second), 'the witness delivery');
+      await attempts.waitFor((a) => a.some((x) => x.endpointId === kept.id && x.eventId === second.eventId), 'the witness delivery');
       expect(await jobsOf(gone.id)).toEqual([]);
       expect(deleted.items.length).toBe(seenBeforeDelete);
-      expect(deleted.of(second)).toEqual([]);
+      expect(deleted.of(second.eventId)).toEqual([]);
     } finally {
       await deleted.close();
       await witness.close();
@@ -188,21 +199,19 @@ describe('deliveries survive instances', () => {
     const first = await startTestApp({ webhooks: slow });
     const receiver = await WebhookReceiver.start((_request, earlier) => (earlier === 0 ? 500 : 200));
     try {
-      const projectId = await newProject(first);
-      const endpoint = await newEndpoint(projectId, receiver.url, undefined, first);
+      const p = await newProject(first);
+      const endpoint = await newEndpoint(p, receiver.url, undefined, first);
       const attempts = attemptsOf(first);
-      const eventId = await commitEvent(projectId, 'transaction.posted', first);
+      const { eventId } = await posted(p, first);
       await attempts.waitFor((a) => a.some((x) => x.eventId === eventId && x.retryInMs !== null), 'the failed first attempt');
-      const owner = await keyOf(first);
       await first.close();
 
       const second = await startTestApp({ databaseUrl: first.databaseUrl, webhooks: slow });
-      keys.set(second, owner);
       try {
         const resumed = attemptsOf(second);
         await resumed.waitFor((a) => a.some((x) => x.eventId === eventId && x.status === 'succeeded'), 'the retry by the new instance');
         expect(receiver.of(eventId)).toHaveLength(2);
-        expect((await deliveriesOf(endpoint.id, second)).map((d: { attempt: number; status: string }) => [d.attempt, d.status])).toEqual([
+        expect((await deliveriesOf(p, endpoint.id, second)).map((d: { attempt: number; status: string }) => [d.attempt, d.status])).toEqual([
           [2, 'succeeded'],
           [1, 'failed'],
         ]);
@@ -218,20 +227,18 @@ describe('deliveries survive instances', () => {
     const first = await startTestApp({ webhooks: FAST });
     const receiver = await WebhookReceiver.start((_request, earlier) => (earlier === 0 ? 'hang' : 200));
     try {
-      const projectId = await newProject(first);
-      const endpoint = await newEndpoint(projectId, receiver.url, undefined, first);
-      const eventId = await commitEvent(projectId, 'transaction.posted', first);
+      const p = await newProject(first);
+      const endpoint = await newEndpoint(p, receiver.url, undefined, first);
+      const { eventId } = await posted(p, first);
       await receiver.waitFor((r) => r.length === 1, 'the attempt in flight');
-      const owner = await keyOf(first);
       await first.app.close(50); // SIGTERM: the hanging attempt is cut after the grace period and released
       await first.db.close();
 
       const second = await startTestApp({ databaseUrl: first.databaseUrl, webhooks: FAST });
-      keys.set(second, owner);
       try {
         const attempts = attemptsOf(second);
         await attempts.waitFor((a) => a.some((x) => x.eventId === eventId), 'the attempt by the next instance');
-        expect(await deliveriesOf(endpoint.id, second)).toEqual([expect.objectContaining({ eventId, attempt: 1, status: 'succeeded' })]);
+        expect(await deliveriesOf(p, endpoint.id, second)).toEqual([expect.objectContaining({ eventId, attempt: 1, status: 'succeeded' })]);
         expect(receiver.of(eventId)).toHaveLength(2);
       } finally {
         await second.close();
@@ -242,29 +249,33 @@ describe('deliveries survive instances', () => {
   });
 
   it("takes over a crashed instance's claim once its lease has run out", async () => {
+    const crashed = await startTestApp({ webhooks: FAST });
     const receiver = await WebhookReceiver.start();
-    const attempts = attemptsOf(t);
     try {
-      const projectId = await newProject();
-      const endpoint = await newEndpoint(projectId, receiver.url);
+      await crashed.app.services.webhookDeliveries.stop(0); // it will claim nothing itself
+      const p = await newProject(crashed);
+      const endpoint = await newEndpoint(p, receiver.url, undefined, crashed);
+      const { eventId } = await posted(p, crashed);
       // what an instance that claimed the job and died leaves behind: a lease that runs out in 300 ms
-      const [event] = await t.db.query<{ id: string; stream_pos: string }>(
-        `INSERT INTO events (project_id, type, subject_id, created_at, seq, stream_pos)
-         SELECT $1, 'hold.voided', gen_random_uuid(), now(), 0, -1 RETURNING id, stream_pos`,
-        [projectId],
-      );
-      await t.db.query(
+      await crashed.db.query(
         `INSERT INTO webhook_jobs (endpoint_id, project_id, event_id, stream_pos, lease_token, next_attempt_at)
-         VALUES ($1, $2, $3, -1, gen_random_uuid(), now() + interval '300 milliseconds')`,
-        [endpoint.id, projectId, event.id],
+         SELECT $1, project_id, id, 0, gen_random_uuid(), now() + interval '300 milliseconds' FROM events WHERE id = $2`,
+        [endpoint.id, eventId],
       );
-      const claimedAt = Date.now();
-      await attempts.waitFor((a) => a.some((x) => x.eventId === event.id), 'the taken-over attempt');
-      expect(Date.now() - claimedAt).toBeGreaterThanOrEqual(250);
-      expect(receiver.of(event.id)).toHaveLength(1);
-      expect(await deliveriesOf(endpoint.id)).toEqual([expect.objectContaining({ eventId: event.id, attempt: 1, status: 'succeeded' })]);
+      const leasedAt = Date.now();
+      const survivor = await startTestApp({ databaseUrl: crashed.databaseUrl, webhooks: FAST });
+      try {
+        const attempts = attemptsOf(survivor);
+        await attempts.waitFor((a) => a.some((x) => x.eventId === eventId), 'the taken-over attempt');
+        expect(Date.now() - leasedAt).toBeGreaterThanOrEqual(250);
+        expect(receiver.of(eventId)).toHaveLength(1);
+        expect(await deliveriesOf(p, endpoint.id, survivor)).toEqual([expect.objectContaining({ eventId, attempt: 1, status: 'succeeded' })]);
+      } finally {
+        await survivor.close();
+      }
     } finally {
       await receiver.close();
+      await crashed.close();
     }
   });
 
@@ -276,10 +287,10 @@ describe('deliveries survive instances', () => {
     try {
       const recorded = new Observed<AttemptReport & { by: TestApp }>();
       for (const app of [a, b]) app.app.services.webhookDeliveries.onAttempt((report) => recorded.push({ ...report, by: app }));
-      const projectId = await newProject(a);
-      const endpoint = await newEndpoint(projectId, receiver.url, undefined, a);
+      const p = await newProject(a);
+      const endpoint = await newEndpoint(p, receiver.url, undefined, a);
       const events: string[] = [];
-      for (let i = 0; i < 40; i++) events.push(await commitEvent(projectId, 'transaction.posted', i % 2 ? a : b));
+      for (let i = 0; i < 40; i++) events.push((await posted(p, i % 2 ? a : b)).eventId);
       const all = () => recorded.items.filter((x) => x.endpointId === endpoint.id);
       await recorded.waitFor(() => all().filter((x) => x.status === 'succeeded').length === events.length, 'every event delivered');
       for (const eventId of events) expect(receiver.of(eventId)).toHaveLength(2);
@@ -289,9 +300,9 @@ describe('deliveries survive instances', () => {
       expect(all().filter((x) => x.by === b).length).toBeGreaterThan(0);
       const attempts = all().map((x) => `${x.eventId}#${x.attempt}`);
       expect(new Set(attempts).size).toBe(80);
-      const log = await deliveriesOf(endpoint.id, a);
       const [{ n }] = await a.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM webhook_deliveries WHERE endpoint_id = $1`, [endpoint.id]);
       expect(n).toBe('80');
+      const log = await deliveriesOf(p, endpoint.id, a);
       expect(log.every((d: { attempt: number; status: string }) => (d.attempt === 1) === (d.status === 'failed'))).toBe(true);
     } finally {
       await receiver.close();
