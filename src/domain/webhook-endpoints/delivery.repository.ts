@@ -56,9 +56,10 @@ export class DeliveryRepository {
          SELECT stream_pos FROM webhook_fanout FOR UPDATE SKIP LOCKED
        ),
        batch AS (
+         -- a scalar bound, so the scan of events_stream_idx starts at the position (and reads nothing without the lock)
          SELECT e.id, e.project_id, e.type, e.stream_pos
-           FROM events e, position p
-          WHERE e.stream_pos > p.stream_pos
+           FROM events e
+          WHERE e.stream_pos > (SELECT stream_pos FROM position)
           ORDER BY e.stream_pos
           LIMIT $1
        ),
