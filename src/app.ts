@@ -4,6 +4,7 @@ import type { Database } from './db/database.js';
 import { createGraphQLEndpoint } from './graphql/apollo.js';
 import { graphQLLimits } from './graphql/limits/limits.js';
 import { createHttpServer } from './http/server.js';
+import { attachSubscriptionServer } from './graphql/subscriptions/websocket-server.js';
 import { Cors } from './http/cors.js';
 import { metricsRoute } from './observability/metrics.route.js';
 import { webRoutes } from './web/web.routes.js';
@@ -27,6 +28,8 @@ export interface AppOptions {
   metricsToken?: string;
   /** The expiry sweeper's interval (0: off) and batch size; DEFAULT_LOT_SWEEP (src/services.ts) when absent. */
   lotSweep?: LotSweeperOptions;
+  /** LEDGER_SUBSCRIPTION_BUFFER: events a subscription may fall behind before its connection is closed (1013). */
+  subscriptionBuffer?: number;
 }
 
 export interface App {
@@ -39,7 +42,7 @@ export interface App {
 
 export async function createApp(options: AppOptions): Promise<App> {
   const { db, logger } = options;
-  const services = await createServices(db, logger, { lotSweep: options.lotSweep });
+  const services = await createServices(db, logger, { lotSweep: options.lotSweep, subscriptionBuffer: options.subscriptionBuffer });
   const graphql = await createGraphQLEndpoint(services, graphQLLimits(options.graphqlMaxCost), { sqlPlans: options.graphqlSqlPlans ?? true, exposePlan: options.exposeStatementCount ?? false });
   const server = createHttpServer({
     routes: [...allRoutes(services, graphql), metricsRoute(services.metrics, options.metricsToken), ...webRoutes()],
@@ -52,7 +55,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     metrics: services.metrics,
     cors: new Cors(options.corsOrigins),
   });
+  const subscriptions = attachSubscriptionServer(server, { schema: graphql.schema, services, limits: graphQLLimits(options.graphqlMaxCost), logger });
   await services.notifications.start();
+  services.eventFeeds.start();
   services.calls.start();
   services.lotSweeper.start();
   const purge = setInterval(() => void services.idempotency.purgeExpired().catch(() => undefined), 3_600_000);
@@ -67,6 +72,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       }),
     async close(graceMs = 10_000) {
       clearInterval(purge);
+      // Subscribers are told at once (1001) rather than after the in-flight requests.
+      const subscriptionsClosed = subscriptions.close(Math.min(graceMs, 1_000));
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // A keep-alive connection whose in-flight request has just finished turns idle but stays
       // open, which would hold server.close() until the grace timer: close idle ones as they appear.
@@ -74,6 +81,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       server.closeIdleConnections();
       const timer = setTimeout(() => server.closeAllConnections(), graceMs);
       await closed;
+      await subscriptionsClosed;
+      services.eventFeeds.stop();
       clearInterval(sweep);
       clearTimeout(timer);
       await graphql.stop();

@@ -25,6 +25,7 @@ import { LotRepository } from './domain/lots/lot.repository.js';
 import { LotService } from './domain/lots/lot.service.js';
 import { LotSweeper, type LotSweeperOptions } from './domain/lots/lot-sweeper.js';
 import { lotSweeperMetrics } from './observability/lot-sweeper.metrics.js';
+import { DEFAULT_FEED_CAPACITY, EventFeedService } from './domain/events/event-feed.service.js';
 
 /** The domain services, built once per process and shared by REST, GraphQL and the CLI. */
 export interface Services {
@@ -47,12 +48,14 @@ export interface Services {
   lots: LotService;
   /** Posts due expiries in the background; started and stopped by the app; `stats()` for metrics. */
   lotSweeper: LotSweeper;
+  /** Live events for GraphQL subscriptions on this instance, fed by the event hub; started and stopped by the app. */
+  eventFeeds: EventFeedService;
 }
 
 /** The sweeper's defaults when the caller (CLI, tests) gives none: see LEDGER_LOT_SWEEP_* in src/config.ts. */
 export const DEFAULT_LOT_SWEEP: LotSweeperOptions = { intervalMs: 1_000, batchSize: 500 };
 
-export async function createServices(db: Database, logger: Logger, options: { lotSweep?: LotSweeperOptions } = {}): Promise<Services> {
+export async function createServices(db: Database, logger: Logger, options: { lotSweep?: LotSweeperOptions; subscriptionBuffer?: number } = {}): Promise<Services> {
   const notifications = new NotificationChannel(db.url, logger);
   const apiKeys = new ApiKeyService(new ApiKeyRepository(db), await loadPlans(db));
   await apiKeys.followChanges(notifications);
@@ -62,6 +65,7 @@ export async function createServices(db: Database, logger: Logger, options: { lo
   const queue = new PostingQueue(ledgerRepository, (results) => metrics.observePostingCommit(results.map(postingOutcome)));
   const ledger = new LedgerService(ledgerRepository, queue);
   const wallets = new WalletService(db);
+  const projects = new ProjectService(db);
   const lotRepository = new LotRepository(db);
   const lotSweeper = new LotSweeper(lotRepository, logger, options.lotSweep ?? DEFAULT_LOT_SWEEP);
   lotSweeperMetrics(metrics, lotSweeper);
@@ -69,11 +73,12 @@ export async function createServices(db: Database, logger: Logger, options: { lo
     ledger,
     holds: new HoldService(new HoldRepository(db), ledgerRepository, queue),
     webhook: new WebhookService(new WebhookRepository(db), ledger),
-    projects: new ProjectService(db),
+    projects,
     assets: new AssetService(db),
     wallets,
     lots: new LotService(lotRepository, wallets, ledger),
     lotSweeper,
+    eventFeeds: new EventFeedService({ subscribe: () => () => undefined }, wallets, projects, options.subscriptionBuffer ?? DEFAULT_FEED_CAPACITY),
     db,
     metrics,
     notifications,

@@ -17,6 +17,8 @@ export interface GraphQLContext {
    * An object, shared by the shallow copies Apollo makes of the context.
    */
   answered: { sqlPlan: boolean; operation?: 'query' | 'mutation' | 'subscription' };
+  /** A subscription over WebSocket: its feed calls `tooSlow` when the subscriber falls behind (the connection is closed). */
+  subscriber?: { tooSlow(): void };
 }
 
 export function createContext(principal: Principal, services: Services, requestId: string, log: Logger, limits: GraphQLLimits = DEFAULT_LIMITS): GraphQLContext {

@@ -7,5 +7,6 @@ import { TransactionResolver } from './transaction.resolver.js';
 import { WalletResolver } from './wallet.resolver.js';
 import { WebhookResolver } from './webhook.resolver.js';
 import { HoldResolver } from './hold.resolver.js';
+import { SubscriptionResolver } from './subscription.resolver.js';
 
-export const resolvers: NonEmptyArray<Function> = [PlanResolver, ProjectResolver, AssetResolver, WalletResolver, TransactionResolver, WebhookResolver, HoldResolver, BalanceResolver];
+export const resolvers: NonEmptyArray<Function> = [PlanResolver, ProjectResolver, AssetResolver, WalletResolver, TransactionResolver, WebhookResolver, HoldResolver, BalanceResolver, SubscriptionResolver];

@@ -1,0 +1,32 @@
+import { Arg, Ctx, ID, Resolver, Root, Subscription, type SubscribeResolverData } from 'type-graphql';
+import type { LedgerEventView } from '../../domain/events/event.types.js';
+import { notFound } from '../../domain/errors.js';
+import type { WalletView } from '../../domain/wallets/wallet.types.js';
+import type { GraphQLContext } from '../context.js';
+import { createLoaders } from '../loaders.js';
+import { WalletType } from '../types/wallet.type.js';
+
+type SubscribeData = SubscribeResolverData<unknown, Record<string, unknown>, GraphQLContext>;
+
+const overflow = (ctx: GraphQLContext) => ({ onOverflow: () => ctx.subscriber?.tooSlow() });
+
+/**
+ * Subscriptions (CONTRACT §16), served over WebSocket (subscriptions/websocket-server.ts). The
+ * `subscribe` functions open a feed, which checks access first: another owner's wallet or project
+ * is not_found, reported before any event. Each event is then resolved like a query answer, with
+ * fresh loaders, so its message shows the state after that event (or later, never earlier).
+ */
+@Resolver()
+export class SubscriptionResolver {
+  @Subscription(() => WalletType, {
+    nullable: true,
+    description: 'The wallet, with its balances, after each change of its balances or status (each event that touches it), from now on.',
+    subscribe: ({ args, context }: SubscribeData) => context.services.eventFeeds.watchWallet(context.principal, String(args.walletId), overflow(context)),
+  })
+  async walletChanged(@Root() _event: LedgerEventView, @Arg('walletId', () => ID) walletId: string, @Ctx() ctx: GraphQLContext): Promise<WalletView> {
+    ctx.loaders = createLoaders(ctx.principal, ctx.services); // the previous message's reads are stale
+    const wallet = await ctx.loaders.wallet.load(walletId);
+    if (!wallet) throw notFound('wallet', walletId);
+    return wallet;
+  }
+}
