@@ -36,6 +36,8 @@ export class Migration20261124126000_events extends Migration {
     this.addSql(`CREATE UNIQUE INDEX events_project_seq_idx ON events (project_id, seq) WHERE seq IS NOT NULL`);
     this.addSql(`CREATE UNIQUE INDEX events_stream_idx ON events (stream_pos) WHERE stream_pos IS NOT NULL`);
     this.addSql(`CREATE INDEX events_unsequenced_idx ON events (pos) WHERE seq IS NULL`);
+    // the sweeper releases holds past their expiry (hold.expired within 60 s)
+    this.addSql(`CREATE INDEX holds_due_idx ON holds (expires_at) WHERE status = 'pending'`);
     this.addSql(`CREATE TABLE event_counters (project_id integer PRIMARY KEY REFERENCES projects (id), last_seq bigint NOT NULL)`);
   }
 }

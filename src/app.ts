@@ -57,9 +57,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const subscriptions = attachSubscriptionServer(server, { schema: graphql.schema, services, limits: graphQLLimits(options.graphqlMaxCost), logger });
   await services.notifications.start();
-  services.eventFeeds.start();
   services.calls.start();
   services.lotSweeper.start();
+  services.eventSequencer.start();
+  await services.eventHub.start();
   const purge = setInterval(() => void services.idempotency.purgeExpired().catch(() => undefined), 3_600_000);
   purge.unref();
   return {
@@ -87,6 +88,10 @@ export async function createApp(options: AppOptions): Promise<App> {
       clearTimeout(timer);
       await graphql.stop();
       await services.lotSweeper.stop();
+      await services.eventHub.stop();
+      // after the last posting (the server is closed): its events are numbered before we go
+      await services.eventSequencer.stop();
+      await services.eventSequencer.flush();
       await services.calls.stop();
       await services.notifications.stop();
     },

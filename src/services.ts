@@ -25,6 +25,10 @@ import { LotRepository } from './domain/lots/lot.repository.js';
 import { LotService } from './domain/lots/lot.service.js';
 import { LotSweeper, type LotSweeperOptions } from './domain/lots/lot-sweeper.js';
 import { lotSweeperMetrics } from './observability/lot-sweeper.metrics.js';
+import { EventRepository } from './domain/events/event.repository.js';
+import { EventService } from './domain/events/event.service.js';
+import { EventSequencer } from './domain/events/event-sequencer.js';
+import { EventHub } from './domain/events/event-hub.js';
 import { DEFAULT_FEED_CAPACITY, EventFeedService } from './domain/events/event-feed.service.js';
 
 /** The domain services, built once per process and shared by REST, GraphQL and the CLI. */
@@ -48,7 +52,13 @@ export interface Services {
   lots: LotService;
   /** Posts due expiries in the background; started and stopped by the app; `stats()` for metrics. */
   lotSweeper: LotSweeper;
-  /** Live events for GraphQL subscriptions on this instance, fed by the event hub; started and stopped by the app. */
+  /** The outbox (CONTRACT §16): `GET /events`, GraphQL `events`, rendering for subscribers and deliveries. */
+  events: EventService;
+  /** Numbers committed events in commit order; started and stopped by the app. */
+  eventSequencer: EventSequencer;
+  /** This instance's feed of numbered events (every instance's); started and stopped by the app. */
+  eventHub: EventHub;
+  /** Live events for GraphQL subscriptions on this instance, fed by the event hub (only while a feed is open); stopped by the app. */
   eventFeeds: EventFeedService;
 }
 
@@ -61,24 +71,35 @@ export async function createServices(db: Database, logger: Logger, options: { lo
   await apiKeys.followChanges(notifications);
   const ledgerRepository = new LedgerRepository(db);
   const metrics = new Metrics(db.pool);
+  const eventRepository = new EventRepository(db);
+  const eventSequencer = new EventSequencer(eventRepository, logger);
   // one queue: every posting request (transfers, seeds, batches, holds, captures, voids, reversals) takes one path
-  const queue = new PostingQueue(ledgerRepository, (results) => metrics.observePostingCommit(results.map(postingOutcome)));
+  const queue = new PostingQueue(ledgerRepository, (results) => {
+    metrics.observePostingCommit(results.map(postingOutcome));
+    eventSequencer.poke();
+  });
   const ledger = new LedgerService(ledgerRepository, queue);
-  const wallets = new WalletService(db);
+  const wallets = new WalletService(db, () => eventSequencer.poke());
+  const holdRepository = new HoldRepository(db);
+  const events = new EventService(eventRepository, ledgerRepository, holdRepository, wallets);
   const projects = new ProjectService(db);
+  const eventHub = new EventHub(eventRepository, events, notifications, logger);
   const lotRepository = new LotRepository(db);
   const lotSweeper = new LotSweeper(lotRepository, logger, options.lotSweep ?? DEFAULT_LOT_SWEEP);
   lotSweeperMetrics(metrics, lotSweeper);
   return {
     ledger,
-    holds: new HoldService(new HoldRepository(db), ledgerRepository, queue),
+    holds: new HoldService(holdRepository, ledgerRepository, queue),
     webhook: new WebhookService(new WebhookRepository(db), ledger),
     projects,
     assets: new AssetService(db),
     wallets,
     lots: new LotService(lotRepository, wallets, ledger),
     lotSweeper,
-    eventFeeds: new EventFeedService({ subscribe: () => () => undefined }, wallets, projects, options.subscriptionBuffer ?? DEFAULT_FEED_CAPACITY),
+    events,
+    eventSequencer,
+    eventHub,
+    eventFeeds: new EventFeedService(eventHub, wallets, projects, options.subscriptionBuffer ?? DEFAULT_FEED_CAPACITY),
     db,
     metrics,
     notifications,

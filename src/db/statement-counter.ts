@@ -32,3 +32,8 @@ export function instrumentClient(client: Queryable): void {
     return original(...args);
   };
 }
+
+/** Runs `fn` outside any request's scope: background work a request only wakes (numbering events) is not the request's. */
+export function outsideStatementScope<T>(fn: () => T): T {
+  return storage.exit(fn);
+}

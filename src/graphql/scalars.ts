@@ -1,5 +1,5 @@
 import { GraphQLError, GraphQLScalarType, Kind, type ObjectValueNode, type ValueNode } from 'graphql';
-import { GraphQLJSONObject } from 'graphql-scalars';
+import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
 import { ExactNumber, plainDecimal, sameDecimal } from '../domain/money.js';
 import { parseInstant } from '../domain/shared/instant.js';
 
@@ -111,3 +111,6 @@ export const DateTimeScalar = new GraphQLScalarType<Date, string>({
     return date;
   },
 });
+
+/** Any JSON value: an event's `data`, the resource exactly as REST shows it (CONTRACT §16). */
+export const JSONScalar = new GraphQLScalarType({ ...GraphQLJSON.toConfig(), name: 'JSON' });

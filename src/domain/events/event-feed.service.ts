@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import type { Principal } from '../auth/api-key.service.js';
 import type { ProjectService } from '../projects/project.service.js';
-import { checkField } from '../shared/validation.js';
+import { parseInput } from '../shared/validation.js';
 import type { WalletService } from '../wallets/wallet.service.js';
 import { EventFeed } from './event-feed.js';
 import { EVENT_TYPES, type EventType, type LedgerEventView } from './event.types.js';
 
 /** What the feeds listen to: every numbered event, in stream order, once (the EventHub). */
 export interface EventSource {
-  subscribe(listener: (events: LedgerEventView[]) => void): () => void;
+  subscribe(listener: (events: readonly LedgerEventView[]) => void): () => void;
 }
 
 export interface WatchOptions {
@@ -33,6 +33,7 @@ export class EventFeedService {
   private readonly byProject = new Map<number, Map<EventFeed, ReadonlySet<EventType> | null>>();
   private unsubscribe: (() => void) | null = null;
   private opened = 0;
+  private readonly sizeWatchers = new Set<() => void>();
 
   constructor(
     private readonly hub: EventSource,
@@ -41,14 +42,9 @@ export class EventFeedService {
     private readonly capacity: number = DEFAULT_FEED_CAPACITY,
   ) {}
 
-  start(): void {
-    this.unsubscribe ??= this.hub.subscribe((events) => this.dispatch(events));
-  }
-
   /** Ends every feed (their consumers see the end) and stops listening. */
   stop(): void {
-    this.unsubscribe?.();
-    this.unsubscribe = null;
+    this.stopListening();
     for (const feeds of this.byWallet.values()) for (const feed of [...feeds]) feed.end();
     for (const feeds of this.byProject.values()) for (const feed of [...feeds.keys()]) feed.end();
   }
@@ -63,7 +59,7 @@ export class EventFeedService {
 
   /** The project's events, of the given types (all when null), from now on, in `seq` order. */
   async watchProject(principal: Principal, projectId: number, types: readonly string[] | null, options: WatchOptions = {}): Promise<EventFeed> {
-    const wanted = types === null ? null : new Set(checkField('types', TypesRule, types));
+    const wanted = types === null ? null : new Set(parseInput(TypesRule, types, 'types', { nested: true }));
     const project = await this.projects.get(principal, projectId);
     const feed = this.open(options, () => {
       const feeds = this.byProject.get(project.id);
@@ -81,15 +77,42 @@ export class EventFeedService {
     return this.opened;
   }
 
+  /** Resolves once `holds(size)` is true: tests and tools await a subscription being in place instead of sleeping. */
+  whenSize(holds: (size: number) => boolean): Promise<void> {
+    if (holds(this.opened)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const check = () => {
+        if (!holds(this.opened)) return;
+        this.sizeWatchers.delete(check);
+        resolve();
+      };
+      this.sizeWatchers.add(check);
+    });
+  }
+
+  private sizeChanged(): void {
+    for (const check of [...this.sizeWatchers]) check();
+  }
+
+  /** The hub is followed only while a feed is open: with no listener it renders nothing. */
   private open(options: WatchOptions, detach: () => void): EventFeed {
     this.opened += 1;
+    this.unsubscribe ??= this.hub.subscribe((events) => this.dispatch(events));
+    queueMicrotask(() => this.sizeChanged()); // once the caller has indexed the feed
     return new EventFeed(this.capacity, () => {
       this.opened -= 1;
       detach();
+      if (this.opened === 0) this.stopListening();
+      this.sizeChanged();
     }, options.onOverflow);
   }
 
-  private dispatch(events: LedgerEventView[]): void {
+  private stopListening(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+  }
+
+  private dispatch(events: readonly LedgerEventView[]): void {
     for (const event of events) {
       for (const walletId of event.walletIds) {
         const feeds = this.byWallet.get(walletId);

@@ -4,13 +4,11 @@
 --
 -- The row names its subject (a transaction, hold or wallet id) and, for wallet.status_changed,
 -- the new status; `seq` and `stream_pos` stay NULL until ledger_sequence_events numbers the
--- committed rows in commit order. The NOTIFY wakes that sequencer on every instance at commit
--- (never for a rolled-back transaction); PostgreSQL folds identical notifications of one
--- transaction into one, so a batch of a hundred postings sends one.
+-- committed rows in commit order. No NOTIFY here: a NOTIFY makes every committing transaction take
+-- one database-wide lock until its commit is flushed, which would serialise the postings' commits.
+-- The instance that committed wakes the sequencer itself (src/domain/events/event-sequencer.ts),
+-- and the sequencer's own NOTIFY, once per numbering, fans the events out.
 CREATE OR REPLACE FUNCTION ledger_emit(p_project integer, p_type text, p_subject uuid, p_status text, p_at timestamp with time zone)
-RETURNS void LANGUAGE plpgsql AS $fn$
-BEGIN
+RETURNS void LANGUAGE sql AS $fn$
   INSERT INTO events (project_id, type, subject_id, status, created_at) VALUES (p_project, p_type, p_subject, p_status, p_at);
-  PERFORM pg_notify('ledger_outbox', '');
-END
 $fn$;

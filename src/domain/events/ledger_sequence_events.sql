@@ -6,13 +6,15 @@
 -- seq N never sees a new event at or below N. Within one run, rows are numbered in `pos` order
 -- (the order they were written; a batch's legs keep theirs).
 --
--- Returns the highest stream_pos assigned (NULL when there was nothing to number); the caller
--- announces it on `ledger_events` so every instance reads the new events once.
+-- At most `p_limit` events per call; returns how many it numbered (fewer than `p_limit`: none is
+-- left). When it numbered some, it NOTIFYs `ledger_events` with the highest stream_pos, once per
+-- call, so every instance's EventHub reads the new events.
 CREATE OR REPLACE FUNCTION ledger_sequence_events(p_limit integer)
-RETURNS bigint LANGUAGE plpgsql AS $fn$
+RETURNS integer LANGUAGE plpgsql AS $fn$
 DECLARE
   v_base bigint;
   v_top bigint;
+  v_count integer;
 BEGIN
   PERFORM pg_advisory_xact_lock(hashtext('ledger_sequence_events'));
   SELECT coalesce(max(stream_pos), 0) INTO v_base FROM events WHERE stream_pos IS NOT NULL;
@@ -37,10 +39,10 @@ BEGIN
     UPDATE events e SET seq = x.seq, stream_pos = x.stream_pos FROM numbered x WHERE e.pos = x.pos
     RETURNING e.stream_pos
   )
-  SELECT max(stream_pos) INTO v_top FROM done;
-  IF v_top IS NOT NULL THEN
+  SELECT max(stream_pos), count(*) INTO v_top, v_count FROM done;
+  IF v_count > 0 THEN
     PERFORM pg_notify('ledger_events', v_top::text);
   END IF;
-  RETURN v_top;
+  RETURN v_count;
 END
 $fn$;

@@ -39,6 +39,13 @@ export class HoldRepository {
     return rows.map(toHold);
   }
 
+  /** Holds by id, any owner (for the events of CONTRACT §16, whose readers were checked against the project). */
+  async anyByIds(ids: readonly string[]): Promise<HoldView[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.query<RawHold>(`SELECT ${HOLD_COLUMNS} FROM holds h ${HOLD_JOINS} WHERE h.id = ANY ($1::uuid[])`, [ids]);
+    return rows.map(toHold);
+  }
+
   /** A page of a project's holds, newest first, optionally of one wallet (either side) and one status, with the total. */
   async list(projectId: number, walletId: string | null, status: HoldStatus | null, limit: number, offset: number): Promise<{ rows: HoldView[]; total: number }> {
     const where = `h.project_id = $1 AND ($2::uuid IS NULL OR h.from_wallet_id = $2 OR h.to_wallet_id = $2) AND ${statusIs('$3')}`;

@@ -283,6 +283,23 @@ export class LedgerRepository {
     return rows.map(toHistory).map(({ walletId: _wallet, balance: _balance, ...row }) => row);
   }
 
+  /**
+   * Transactions by id as `POST /transactions` answers them: from the sender's side (its balance
+   * right after), the receiver's for a seed, which has no sending wallet. Any owner: for the
+   * events of CONTRACT §16, whose readers were checked against the project.
+   */
+  async asPostedByIds(ids: readonly string[]): Promise<HistoryRow[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.query<RawHistory>(
+      `SELECT coalesce(t.from_wallet_id, t.to_wallet_id) AS wallet_id, ${HISTORY_COLUMNS}, coalesce(t.from_balance, t.to_balance)::text AS balance
+         FROM transactions t
+         ${HISTORY_JOINS}
+        WHERE t.id = ANY ($1::uuid[])`,
+      [ids],
+    );
+    return rows.map(toHistory);
+  }
+
   /** The caller's wallet by id (in `projectId` when given), else by address within `projectId`. */
   async findWallet(ownerId: string, ref: string, refAsId: string | null, projectId: number | null): Promise<{ id: string; projectId: number; createdAt: Date } | null> {
     const [row] = await this.db.query<{ id: string; project_id: number; created_at: Date }>(

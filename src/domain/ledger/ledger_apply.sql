@@ -27,7 +27,8 @@
 --   anything else of the movement (so `conflict` comes before `insufficient_funds`), and
 --   reversed_amount grows in the same transaction as the reversal. A reversal is not reversible.
 --
--- Hook (events, §16): `hold.created`, `hold.captured`, `hold.voided` where the hold row is written.
+-- Events (§16): `hold.created`, `hold.captured`, `hold.voided` are written (ledger_emit) where the
+-- hold row is; `transaction.posted` by ledger_move; `hold.expired` by ledger_release_expired.
 CREATE OR REPLACE FUNCTION ledger_apply(
   p_kind text, p_project integer, p_asset uuid, p_from uuid, p_to uuid, p_amount bigint, p_request text,
   p_target uuid, p_reference text, p_metadata json, p_expires_in integer, p_now timestamp with time zone,
@@ -148,7 +149,7 @@ BEGIN
         UPDATE holds SET status = 'captured', captured_amount = v_amount, transaction_id = m.tx_id,
                          settle_request_key = p_request, updated_at = m.posted_at
           WHERE id = v_hold.id;
-        -- hook (events, §16): hold.captured
+        PERFORM ledger_emit(p_project, 'hold.captured', v_hold.id, NULL, m.posted_at);
       END IF;
     WHEN 'void' THEN
       UPDATE balances SET held = held - v_hold.amount
@@ -159,7 +160,7 @@ BEGIN
       PERFORM lots_release(v_hold.id, v_hold.from_wallet_id, v_hold.asset_id, p_now);
       UPDATE holds SET status = 'voided', settle_request_key = p_request, updated_at = p_now WHERE id = v_hold.id
         RETURNING updated_at INTO posted_at;
-      -- hook (events, §16): hold.voided
+      PERFORM ledger_emit(p_project, 'hold.voided', v_hold.id, NULL, posted_at);
       code := 'ok';
       RETURN;
     WHEN 'hold' THEN
@@ -188,7 +189,7 @@ BEGIN
                              reference, metadata, request_key, created_at, updated_at)
             VALUES (v_id, p_project, p_asset, p_from, p_to, p_amount, v_created + make_interval(secs => p_expires_in),
                     p_reference, p_metadata, p_request, v_created, v_created);
-          -- hook (events, §16): hold.created
+          PERFORM ledger_emit(p_project, 'hold.created', v_id, NULL, v_created);
           PERFORM lots_reserve(v_id, p_from, p_asset, p_amount, p_now); -- lots (§15): earliest expiry first
           hold_id := v_id;
           posted_at := v_created;

@@ -28,7 +28,8 @@
 --   asset has an expiry creates its lot (lots_credit), and a capture releases the rest of its
 --   hold's reservations (lots_release: a released part of an expired lot expires now, after the
 --   capture in the history). The transaction is dated p_now, the instant expiry was judged at;
--- * events (§16): one `transaction.posted` per transaction, after step 5.
+-- * events (§16): one `transaction.posted` per transaction, after step 5, in the same database
+--   transaction (ledger_emit; a refused movement returned before it and wrote none).
 CREATE OR REPLACE FUNCTION ledger_move(
   p_project integer, p_asset uuid, p_from uuid, p_to uuid, p_amount bigint, p_kind text, p_request text,
   p_id uuid, p_reference text, p_metadata json, p_reverses uuid, p_hold uuid, p_release bigint, p_now timestamp with time zone,
@@ -125,7 +126,7 @@ BEGIN
   IF v_lots AND p_hold IS NOT NULL THEN
     PERFORM lots_release(p_hold, p_from, p_asset, p_now);
   END IF;
-  -- hook (events, §16): `transaction.posted` for tx_id here
+  PERFORM ledger_emit(p_project, 'transaction.posted', tx_id, NULL, posted_at);
   code := 'ok';
 END
 $fn$;

@@ -9,19 +9,28 @@
 -- posting needs the funds. `updated_at` is set to expires_at, so the hold reads the same before
 -- and after.
 --
--- Hook (events, §16): one `hold.expired` event per hold released here belongs in this function.
+-- Events (§16): one `hold.expired` per hold released here, dated its expires_at (the instant it
+-- expired), written in the same transaction. Every path that marks a hold expired comes through
+-- here (a posting that needs the funds, a capture or void of an expired hold, the sweeper), so
+-- the status change and its event happen exactly once.
 CREATE OR REPLACE FUNCTION ledger_release_expired(p_project integer, p_wallet uuid, p_asset uuid, p_now timestamp with time zone)
 RETURNS bigint LANGUAGE plpgsql AS $fn$
 DECLARE
-  v_released bigint;
+  v_released bigint := 0;
+  v_hold record;
 BEGIN
-  WITH expired AS (
-    UPDATE holds SET status = 'expired', updated_at = expires_at
-     WHERE project_id = p_project AND from_wallet_id = p_wallet AND asset_id = p_asset
-       AND status = 'pending' AND expires_at <= p_now
-    RETURNING amount
-  )
-  SELECT coalesce(sum(amount), 0) INTO v_released FROM expired;
+  FOR v_hold IN
+    WITH expired AS (
+      UPDATE holds SET status = 'expired', updated_at = expires_at
+       WHERE project_id = p_project AND from_wallet_id = p_wallet AND asset_id = p_asset
+         AND status = 'pending' AND expires_at <= p_now
+      RETURNING id, amount, expires_at
+    )
+    SELECT * FROM expired ORDER BY expires_at, id
+  LOOP
+    v_released := v_released + v_hold.amount;
+    PERFORM ledger_emit(p_project, 'hold.expired', v_hold.id, NULL, v_hold.expires_at);
+  END LOOP;
   IF v_released > 0 THEN
     UPDATE balances SET held = held - v_released WHERE wallet_id = p_wallet AND asset_id = p_asset;
   END IF;

@@ -56,16 +56,9 @@ BEGIN
     RETURNING id, project_id, amount, from_balance, created_at
   LOOP
     ASSERT v_expiry.from_balance >= 0, 'lots_expire_due: a wallet held less than its lots';
-    -- >>> EVENTS (§16): one `points.expired` event per expiry transaction goes HERE, in this
-    --     database transaction (and no `transaction.posted` for it), e.g.
-    --       PERFORM ledger_emit(v_expiry.project_id, 'points.expired', <data>);
-    --     <data> = this transaction as REST shows it, `balance` being the customer's:
-    --       {id: v_expiry.id, amount: v_expiry.amount in major units, currency: the asset's
-    --        symbol, balance: v_expiry.from_balance in major units, from: the wallet's address,
-    --        to: '@expired', date: v_expiry.created_at (the lot's expires_at; ISO 8601, ms, Z)}
-    --       plus the part-two transaction fields (reverses null, reversedAmount 0, reference
-    --       null, metadata {}).
-    -- <<< EVENTS
+    -- events (§16): one `points.expired` per expiry transaction, its data that transaction with
+    -- the customer's balance (and no `transaction.posted` for it)
+    PERFORM ledger_emit(v_expiry.project_id, 'points.expired', v_expiry.id, NULL, v_expiry.created_at);
     v_count := v_count + 1;
   END LOOP;
   RETURN v_count;

@@ -37,8 +37,7 @@ BEGIN
       INSERT INTO transactions (project_id, asset_id, kind, from_wallet_id, to_wallet_id, amount, from_balance, to_balance, from_count, to_count, created_at, lot_id)
         VALUES (v_part.project_id, v_part.asset_id, 'expiry', v_part.wallet_id, NULL, v_part.amount, v_balance, NULL, v_position, NULL, p_at, v_part.lot_id)
         RETURNING id INTO v_tx;
-      -- >>> EVENTS (§16): one `points.expired` event for this expiry transaction goes HERE, with
-      --     the same data as in lots_expire_due.sql (its date is p_at). <<< EVENTS
+      PERFORM ledger_emit(v_part.project_id, 'points.expired', v_tx, NULL, p_at); -- events (§16), as in lots_expire_due
       v_count := v_count + 1;
     END IF;
   END LOOP;

@@ -2,9 +2,10 @@
 -- installed by migrate() like ledger_post. Takes the due lots (`expires_at` passed, something
 -- unreserved left) earliest first, `p_limit` of them, and posts their expiry through
 -- lots_expire_due, wallet by wallet, each under the wallet's row lock; at most about `p_limit`
--- expiries in all, so one round is one short database transaction. First, the wallets whose
--- holds expired while reserving lots are settled (lots_settle), since the released parts of
--- expired lots are due at the hold's expiry.
+-- expiries in all, so one round is one short database transaction. First, holds past their
+-- expires_at still stored pending are released (their `hold.expired` events, §16), the wallets
+-- whose holds reserved lots settled first (lots_settle), since the released parts of expired lots
+-- are due at the hold's expiry.
 --
 -- Safe with any number of instances: a wallet is locked with SKIP LOCKED, so two sweepers never
 -- wait for each other (nor for a posting; ledger_post expires a wallet's due lots itself before
@@ -24,12 +25,12 @@ DECLARE
   v_selected integer := 0;
 BEGIN
   expired := 0; skipped := 0; max_lag_ms := NULL;
-  -- Holds that expired while reserving lots: their released parts are due at the hold's expiry.
+  -- Holds past their expires_at still stored pending (any asset): released, which writes their
+  -- `hold.expired` (CONTRACT §16: within 60 s of expires_at); those that reserved lots first settle
+  -- the wallet, since their released parts are due at the hold's expiry.
   FOR v_due IN
-    SELECT DISTINCT r.project_id, r.wallet_id, r.asset_id
-      FROM hold_lots r JOIN holds h ON h.id = r.hold_id
-     WHERE h.expires_at <= v_now
-     LIMIT p_limit
+    SELECT DISTINCT h.project_id, h.from_wallet_id AS wallet_id, h.asset_id
+      FROM (SELECT project_id, from_wallet_id, asset_id FROM holds WHERE status = 'pending' AND expires_at <= v_now ORDER BY expires_at LIMIT p_limit) h
   LOOP
     PERFORM 1 FROM wallets WHERE id = v_due.wallet_id FOR NO KEY UPDATE SKIP LOCKED;
     IF NOT FOUND THEN
@@ -37,6 +38,7 @@ BEGIN
       CONTINUE;
     END IF;
     expired := expired + lots_settle(v_due.project_id, v_due.wallet_id, v_due.asset_id, v_now);
+    PERFORM ledger_release_expired(v_due.project_id, v_due.wallet_id, v_due.asset_id, v_now);
   END LOOP;
   FOR v_due IN
     SELECT d.wallet_id, d.asset_id, min(d.expires_at) AS first_due, count(*)::integer AS lots

@@ -4,6 +4,7 @@ import type { Principal } from '../auth/api-key.service.js';
 import { ProjectSchema, WalletSchema } from '../../db/entities.js';
 import type { Database } from '../../db/database.js';
 import { conflict, LedgerError, notFound } from '../errors.js';
+import { emitEvent } from '../events/event.repository.js';
 import { hasPendingHolds, holdsFunds, walletSlices } from './wallet.repository.js';
 import { CreateWalletRules, SetWalletStatusRules, STATUS_TRANSITIONS, WalletListRules, WalletSliceRules, WalletTypeRule } from './wallet.rules.js';
 import { toWalletView, type CreateWalletInput, type SetWalletStatusInput, type WalletSlice, type WalletSliceInput, type WalletStatus, type WalletType, type WalletView } from './wallet.types.js';
@@ -20,7 +21,11 @@ const generatedAddress = (): string => `wal_${randomBytes(12).toString('hex')}`;
 
 /** Customer and system wallets: per-owner quotas, addresses, status transitions. */
 export class WalletService {
-  constructor(private readonly db: Database) {}
+  /** `eventsCommitted` runs after a commit that wrote events (it wakes the event sequencer). */
+  constructor(
+    private readonly db: Database,
+    private readonly eventsCommitted: () => void = () => undefined,
+  ) {}
 
   async create(principal: Principal, type: WalletType, input: CreateWalletInput): Promise<WalletView> {
     checkField('type', WalletTypeRule, type);
@@ -73,7 +78,8 @@ export class WalletService {
   async setStatus(principal: Principal, id: string, input: SetWalletStatusInput): Promise<WalletView> {
     checkField('id', UuidRule, id);
     const data = checkInput(SetWalletStatusRules, input);
-    return this.db.em().transactional(async (em) => {
+    let changed = false;
+    const view = await this.db.em().transactional(async (em) => {
       const wallet = await em.findOne(WalletSchema, { id, ownerId: principal.ownerId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!wallet || wallet.projectId !== data.projectId) throw notFound('wallet', id);
       const transition = STATUS_TRANSITIONS[wallet.status as WalletStatus][data.status];
@@ -88,8 +94,13 @@ export class WalletService {
       }
       wallet.status = data.status;
       await em.flush();
+      // the event in the same database transaction as the change (CONTRACT §16)
+      await emitEvent(em, { projectId: wallet.projectId, type: 'wallet.status_changed', subjectId: wallet.id, status: data.status, at: wallet.updatedAt });
+      changed = true;
       return toWalletView(wallet);
     });
+    if (changed) this.eventsCommitted();
+    return view;
   }
 
   /** One statement for a batch of ids (DataLoader): aligned with `ids`, null where missing or foreign. */

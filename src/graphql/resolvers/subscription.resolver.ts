@@ -5,6 +5,8 @@ import type { WalletView } from '../../domain/wallets/wallet.types.js';
 import type { GraphQLContext } from '../context.js';
 import { createLoaders } from '../loaders.js';
 import { WalletType } from '../types/wallet.type.js';
+import { LedgerEventType } from '../types/event.type.js';
+import { projectIdOf } from '../ids.js';
 
 type SubscribeData = SubscribeResolverData<unknown, Record<string, unknown>, GraphQLContext>;
 
@@ -28,5 +30,19 @@ export class SubscriptionResolver {
     const wallet = await ctx.loaders.wallet.load(walletId);
     if (!wallet) throw notFound('wallet', walletId);
     return wallet;
+  }
+
+  @Subscription(() => LedgerEventType, {
+    nullable: true,
+    description: "The project's events from now on, each once, in increasing `seq`; only the `types` listed when given (e.g. [\"transaction.posted\"]).",
+    subscribe: ({ args, context }: SubscribeData) =>
+      context.services.eventFeeds.watchProject(context.principal, projectIdOf(String(args.projectId)), (args.types as string[] | null | undefined) ?? null, overflow(context)),
+  })
+  ledgerEvents(
+    @Root() event: LedgerEventView,
+    @Arg('projectId', () => ID) _projectId: string,
+    @Arg('types', () => [String], { nullable: true, description: 'Event types to receive (transaction.posted, hold.created, …); all when absent.' }) _types: string[] | null,
+  ): LedgerEventView {
+    return event;
   }
 }

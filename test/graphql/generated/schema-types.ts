@@ -11,6 +11,8 @@ export type Scalars = {
   DateTime: { input: string; output: string; }
   /** A decimal number in major units, printed as a string (e.g. "12.5"). Input: a string or a number. */
   Decimal: { input: string | number; output: string; }
+  /** The `JSON` scalar type represents JSON values as specified by [ECMA-404](http://www.ecma-international.org/publications/files/ECMA-ST/ECMA-404.pdf). */
+  JSON: { input: unknown; output: unknown; }
   /** The `JSONObject` scalar type represents JSON objects as specified by [ECMA-404](http://www.ecma-international.org/publications/files/ECMA-ST/ECMA-404.pdf). */
   JSONObject: { input: Record<string, unknown>; output: Record<string, unknown>; }
 };
@@ -176,6 +178,35 @@ export type HoldStatus =
   | 'EXPIRED'
   | 'PENDING'
   | 'VOIDED';
+
+/** A committed change (the outbox): `data` is the resource as REST shows it. */
+export type LedgerEvent = {
+  __typename?: 'LedgerEvent';
+  createdAt: Scalars['DateTime']['output'];
+  /** A transaction (the sender's balance), a hold, or a wallet without balances, as REST shows it. */
+  data: Scalars['JSON']['output'];
+  /** Also the `webhook-id` of its outbound deliveries. */
+  id: Scalars['ID']['output'];
+  projectId: Scalars['ID']['output'];
+  /** Increases in commit order within the project (an integer; Float because it may pass 2³¹). */
+  seq: Scalars['Float']['output'];
+  /** transaction.posted, hold.created, hold.captured, hold.voided, hold.expired, wallet.status_changed or points.expired. */
+  type: Scalars['String']['output'];
+};
+
+export type LedgerEventConnection = {
+  __typename?: 'LedgerEventConnection';
+  edges: Array<LedgerEventEdge>;
+  pageInfo: PageInfo;
+  /** All items of the list, across pages. */
+  totalCount: Scalars['Int']['output'];
+};
+
+export type LedgerEventEdge = {
+  __typename?: 'LedgerEventEdge';
+  cursor: Scalars['String']['output'];
+  node: LedgerEvent;
+};
 
 /** Points credited together to a customer wallet and expiring together (CONTRACT §15). */
 export type Lot = {
@@ -416,6 +447,8 @@ export type Query = {
   asset?: Maybe<Asset>;
   /** Your assets, or one project's own assets, oldest first (GET /assets). */
   assets: AssetConnection;
+  /** GET /events: a project's events oldest first; `after` is an `endCursor` or a `seq`. */
+  events: LedgerEventConnection;
   /** GET /holds/{id}; null when missing or not yours. */
   hold?: Maybe<Hold>;
   /** GET /holds: a project's holds, newest first; walletId (id or address) matches either side. */
@@ -446,6 +479,13 @@ export type QueryAssetsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: Scalars['Int']['input'];
   projectId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+export type QueryEventsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: Scalars['Int']['input'];
+  projectId: Scalars['ID']['input'];
 };
 
 
@@ -528,6 +568,25 @@ export type SetWalletStatusInput = {
   /** The wallet's project (else not_found). */
   projectId: Scalars['ID']['input'];
   status: WalletStatus;
+};
+
+export type Subscription = {
+  __typename?: 'Subscription';
+  /** The project's events from now on, each once, in increasing `seq`; only the `types` listed when given (e.g. ["transaction.posted"]). */
+  ledgerEvents?: Maybe<LedgerEvent>;
+  /** The wallet, with its balances, after each change of its balances or status (each event that touches it), from now on. */
+  walletChanged?: Maybe<Wallet>;
+};
+
+
+export type SubscriptionLedgerEventsArgs = {
+  projectId: Scalars['ID']['input'];
+  types?: InputMaybe<Array<Scalars['String']['input']>>;
+};
+
+
+export type SubscriptionWalletChangedArgs = {
+  walletId: Scalars['ID']['input'];
 };
 
 /** A posted movement of one currency between two wallets (or from @mint). */

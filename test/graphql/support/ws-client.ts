@@ -71,10 +71,32 @@ export class WsClient {
   }
 
   /** The next message the server sent (waits for it); rejects when the socket closes first or after `timeoutMs`. */
-  async next(timeoutMs = 5_000): Promise<ServerMessage> {
+  next(timeoutMs = 5_000): Promise<ServerMessage> {
+    return this.nextWhere(() => true, timeoutMs);
+  }
+
+  /** The next message about subscription `id`, leaving the others' messages in place. */
+  nextFor(id: string, timeoutMs = 5_000): Promise<ServerMessage> {
+    return this.nextWhere((message) => message.id === id, timeoutMs);
+  }
+
+  /** The payloads of the next `count` `next` messages of subscription `id` (an error or complete for it fails). */
+  async take(id: string, count: number, timeoutMs = 5_000): Promise<any[]> {
+    const payloads = [];
+    while (payloads.length < count) {
+      const message = await this.nextFor(id, timeoutMs);
+      if (message.type !== 'next') throw new Error(`expected next for ${id}, got ${JSON.stringify(message)}`);
+      payloads.push(message.payload);
+    }
+    return payloads;
+  }
+
+  private async nextWhere(wanted: (message: ServerMessage) => boolean, timeoutMs: number): Promise<ServerMessage> {
     const deadline = Date.now() + timeoutMs;
-    while (this.received.length === 0) {
-      if (this.closedWith) throw new Error(`socket closed (${this.closedWith.code} ${this.closedWith.reason}) before a message arrived`);
+    for (;;) {
+      const index = this.received.findIndex(wanted);
+      if (index >= 0) return this.received.splice(index, 1)[0];
+      if (this.closedWith) throw new Error(`socket closed (${this.closedWith.code} ${this.closedWith.reason}) before the message arrived`);
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`no message within ${timeoutMs} ms`);
       await new Promise<void>((resolve) => {
@@ -85,18 +107,6 @@ export class WsClient {
         });
       });
     }
-    return this.received.shift()!;
-  }
-
-  /** The payloads of the next `count` `next` messages of subscription `id` (anything else fails). */
-  async take(id: string, count: number, timeoutMs = 5_000): Promise<any[]> {
-    const payloads = [];
-    while (payloads.length < count) {
-      const message = await this.next(timeoutMs);
-      if (message.type !== 'next' || message.id !== id) throw new Error(`expected next for ${id}, got ${JSON.stringify(message)}`);
-      payloads.push(message.payload);
-    }
-    return payloads;
   }
 
   /** Messages received and not read yet. */

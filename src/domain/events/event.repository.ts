@@ -1,0 +1,80 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Database } from '../../db/database.js';
+import type { EventRow, EventType } from './event.types.js';
+
+const EVENT_COLUMNS = `e.id, e.seq::text AS seq, e.stream_pos::text AS stream_pos, e.type, e.project_id, p.owner_id, e.subject_id, e.status, e.created_at`;
+
+interface RawEvent {
+  id: string;
+  seq: string;
+  stream_pos: string;
+  type: EventType;
+  project_id: number;
+  owner_id: string;
+  subject_id: string;
+  status: EventRow['status'];
+  created_at: Date;
+}
+
+const toEventRow = (r: RawEvent): EventRow => ({
+  id: r.id,
+  seq: r.seq,
+  streamPos: r.stream_pos,
+  type: r.type,
+  projectId: r.project_id,
+  ownerId: r.owner_id,
+  subjectId: r.subject_id,
+  status: r.status,
+  createdAt: r.created_at,
+});
+
+/**
+ * The outbox write of a change made through the ORM (a wallet's status), in the caller's
+ * database transaction. Postings write theirs inside the posting routines (ledger_emit).
+ */
+export async function emitEvent(em: EntityManager, event: { projectId: number; type: EventType; subjectId: string; status: string | null; at: Date }): Promise<void> {
+  await em.execute('SELECT ledger_emit(?, ?, ?, ?, ?)', [event.projectId, event.type, event.subjectId, event.status, event.at]);
+}
+
+/** The outbox (migrations/Migration20261124126000_events.ts): numbering and reading committed events. */
+export class EventRepository {
+  constructor(private readonly db: Database) {}
+
+  /** Numbers up to `limit` committed events (ledger_sequence_events); how many it numbered. */
+  async sequence(limit: number): Promise<number> {
+    const [row] = await this.db.query<{ n: number }>(`SELECT ledger_sequence_events($1) AS n`, [limit]);
+    return row.n;
+  }
+
+  /** A project's numbered events after `after`, oldest first, `limit` of them. */
+  async page(projectId: number, after: string, limit: number): Promise<EventRow[]> {
+    const rows = await this.db.query<RawEvent>(
+      `SELECT ${EVENT_COLUMNS} FROM events e JOIN projects p ON p.id = e.project_id
+        WHERE e.project_id = $1 AND e.seq > $2::bigint ORDER BY e.seq LIMIT $3`,
+      [projectId, after, limit],
+    );
+    return rows.map(toEventRow);
+  }
+
+  /** How many events the project has numbered (its last seq). */
+  async count(projectId: number): Promise<number> {
+    const [row] = await this.db.query<{ n: string }>(`SELECT coalesce((SELECT last_seq FROM event_counters WHERE project_id = $1), 0)::text AS n`, [projectId]);
+    return Number(row.n);
+  }
+
+  /** The whole stream after a position, in order, `limit` events (every instance follows it). */
+  async stream(afterPos: string, limit: number): Promise<EventRow[]> {
+    const rows = await this.db.query<RawEvent>(
+      `SELECT ${EVENT_COLUMNS} FROM events e JOIN projects p ON p.id = e.project_id
+        WHERE e.stream_pos > $1::bigint ORDER BY e.stream_pos LIMIT $2`,
+      [afterPos, limit],
+    );
+    return rows.map(toEventRow);
+  }
+
+  /** The stream's current end (0 when empty). */
+  async streamTop(): Promise<string> {
+    const [row] = await this.db.query<{ top: string }>(`SELECT coalesce(max(stream_pos), 0)::text AS top FROM events WHERE stream_pos IS NOT NULL`);
+    return row.top;
+  }
+}

@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import type { Principal } from '../auth/api-key.service.js';
+import { notFound } from '../errors.js';
+import type { HoldRepository } from '../holds/hold.repository.js';
+import type { HoldView } from '../holds/hold.types.js';
+import type { LedgerRepository } from '../ledger/ledger.repository.js';
+import type { HistoryRow } from '../ledger/ledger.types.js';
+import { ProjectIdRule } from '../shared/ids.js';
+import { checkInput } from '../shared/validation.js';
+import type { WalletService } from '../wallets/wallet.service.js';
+import type { WalletView } from '../wallets/wallet.types.js';
+import type { EventRepository } from './event.repository.js';
+import type { EventPage, EventPageQuery, EventRow, EventSubject, LedgerEventView } from './event.types.js';
+
+const PageRules = z.object({
+  projectId: ProjectIdRule,
+  after: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
+  limit: z.number().int().min(1).max(100).default(20),
+});
+
+/**
+ * Reading the outbox (CONTRACT §16). An event row names its subject; `data` is rendered from it
+ * when read, which is exactly the resource as it was when the event was written: a transaction
+ * never changes after it is posted except for `reversedAmount` (0 when posted, so shown 0); a
+ * hold's status after `hold.created` is fixed by the event type (created: pending, nothing
+ * captured) and its later states are final; a wallet's status is stored with its event.
+ */
+export class EventService {
+  constructor(
+    private readonly events: EventRepository,
+    private readonly ledger: LedgerRepository,
+    private readonly holds: HoldRepository,
+    private readonly wallets: WalletService,
+  ) {}
+
+  /** `GET /events` and GraphQL `events`: a project's events after a seq, oldest first. */
+  async list(principal: Principal, query: EventPageQuery): Promise<EventPage> {
+    const { projectId, after, limit } = checkInput(PageRules, query);
+    if (!(await this.ledger.ownsProject(principal.ownerId, projectId))) throw notFound('project', projectId);
+    const rows = await this.events.page(projectId, String(after), limit + 1);
+    const events = await this.render(rows.slice(0, limit));
+    const last = events.at(-1);
+    return { events, after: String(after), nextAfter: last ? last.seq : String(after), hasMore: rows.length > limit };
+  }
+
+  /** How many events the caller's project has (GraphQL `totalCount`). */
+  async count(principal: Principal, projectId: number): Promise<number> {
+    return this.events.count(projectId);
+  }
+
+  /** Rows to events with their data, in the rows' order: one statement per kind of subject. */
+  async render(rows: readonly EventRow[]): Promise<LedgerEventView[]> {
+    const ids = (kind: EventSubject['kind']) => [...new Set(rows.filter((r) => subjectKind(r) === kind).map((r) => r.subjectId))];
+    const walletOwners = new Map<string, string[]>();
+    for (const row of rows) if (subjectKind(row) === 'wallet') walletOwners.set(row.ownerId, [...(walletOwners.get(row.ownerId) ?? []), row.subjectId]);
+    const [transactions, holds, wallets] = await Promise.all([
+      this.ledger.asPostedByIds(ids('transaction')),
+      this.holds.anyByIds(ids('hold')),
+      Promise.all([...walletOwners].map(([owner, walletIds]) => this.wallets.getMany(owner, walletIds))),
+    ]);
+    const transactionOf = new Map(transactions.map((t) => [t.id, t]));
+    const holdOf = new Map(holds.map((h) => [h.id, h]));
+    const walletOf = new Map(wallets.flat().flatMap((w) => (w ? [[w.id, w] as const] : [])));
+    return rows.map((row) => {
+      const subject = subjectOf(row, transactionOf, holdOf, walletOf);
+      return { id: row.id, seq: row.seq, streamPos: row.streamPos, type: row.type, projectId: row.projectId, ownerId: row.ownerId, createdAt: row.createdAt, subject, walletIds: walletsOf(subject) };
+    });
+  }
+}
+
+function subjectKind(row: EventRow): EventSubject['kind'] {
+  if (row.type === 'transaction.posted' || row.type === 'points.expired') return 'transaction';
+  if (row.type === 'wallet.status_changed') return 'wallet';
+  return 'hold';
+}
+
+function subjectOf(row: EventRow, transactions: Map<string, HistoryRow>, holds: Map<string, HoldView>, wallets: Map<string, WalletView>): EventSubject {
+  const missing = () => new Error(`event ${row.id}: its ${subjectKind(row)} ${row.subjectId} is missing`);
+  switch (subjectKind(row)) {
+    case 'transaction': {
+      const transaction = transactions.get(row.subjectId);
+      if (!transaction) throw missing();
+      return { kind: 'transaction', transaction: { ...transaction, reversedAmount: 0n } };
+    }
+    case 'hold': {
+      const hold = holds.get(row.subjectId);
+      if (!hold) throw missing();
+      return { kind: 'hold', hold: row.type === 'hold.created' ? { ...hold, status: 'pending', capturedAmount: 0n, transactionId: null, updatedAt: hold.createdAt } : hold };
+    }
+    case 'wallet': {
+      const wallet = wallets.get(row.subjectId);
+      if (!wallet) throw missing();
+      return { kind: 'wallet', wallet: { ...wallet, status: row.status ?? wallet.status, updatedAt: row.createdAt } };
+    }
+  }
+}
+
+function walletsOf(subject: EventSubject): string[] {
+  switch (subject.kind) {
+    case 'transaction':
+      return [subject.transaction.fromWalletId, subject.transaction.toWalletId].filter((id): id is string => id !== null);
+    case 'hold':
+      return [subject.hold.fromWalletId, subject.hold.toWalletId];
+    case 'wallet':
+      return [subject.wallet.id];
+  }
+}

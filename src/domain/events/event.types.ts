@@ -1,0 +1,53 @@
+import type { HoldView } from '../holds/hold.types.js';
+import type { HistoryRow } from '../ledger/ledger.types.js';
+import type { WalletStatus, WalletView } from '../wallets/wallet.types.js';
+
+/** The seven event types of CONTRACT §16, spelled as every transport shows them. */
+export const EVENT_TYPES = ['transaction.posted', 'hold.created', 'hold.captured', 'hold.voided', 'hold.expired', 'wallet.status_changed', 'points.expired'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** What an event is about, as read when the event is read (see event.service.ts for why that is exact). */
+export type EventSubject = { kind: 'transaction'; transaction: HistoryRow } | { kind: 'hold'; hold: HoldView } | { kind: 'wallet'; wallet: WalletView };
+
+/** A numbered event: committed, with its place in its project (`seq`) and in the whole stream (`streamPos`). */
+export interface LedgerEventView {
+  id: string;
+  seq: string;
+  streamPos: string;
+  type: EventType;
+  projectId: number;
+  ownerId: string;
+  createdAt: Date;
+  subject: EventSubject;
+  /** The wallets whose balances, holds or status this event changed (walletChanged subscriptions). */
+  walletIds: string[];
+}
+
+/** An outbox row as stored: the subject is named, not yet read. */
+export interface EventRow {
+  id: string;
+  seq: string;
+  streamPos: string;
+  type: EventType;
+  projectId: number;
+  ownerId: string;
+  subjectId: string;
+  status: WalletStatus | null;
+  createdAt: Date;
+}
+
+export interface EventPageQuery {
+  projectId: number;
+  /** A `seq`: the events after it (default 0, from the first). */
+  after?: number | string;
+  /** 1–100, default 20. */
+  limit?: number;
+}
+
+export interface EventPage {
+  events: LedgerEventView[];
+  after: string;
+  /** The `after` of the next page: the last event's seq, or `after` itself on an empty page. */
+  nextAfter: string;
+  hasMore: boolean;
+}
