@@ -92,6 +92,6 @@ export function loadConfig(env: Env = process.env): Config {
       intervalMs: integer(env, 'LEDGER_LOT_SWEEP_INTERVAL_MS', 1_000, 0, 50_000),
       batchSize: integer(env, 'LEDGER_LOT_SWEEP_BATCH', 500, 1, 100_000),
     },
-    subscriptionBuffer: integer(env, 'LEDGER_SUBSCRIPTION_BUFFER', 256, 1, 1_000_000),
+    subscriptionBuffer: integer(env, 'LEDGER_SUBSCRIPTION_BUFFER', 1024, 1, 1_000_000),
   };
 }

@@ -18,8 +18,13 @@ export interface WatchOptions {
 
 const TypesRule = z.array(z.enum(EVENT_TYPES as unknown as [EventType, ...EventType[]])).min(1).max(EVENT_TYPES.length * 4);
 
-/** How many events may wait unread per subscription before it is dropped (LEDGER_SUBSCRIPTION_BUFFER). */
-export const DEFAULT_FEED_CAPACITY = 256;
+/**
+ * How many events may wait unread per subscription before it is dropped (LEDGER_SUBSCRIPTION_BUFFER).
+ * The hub hands over up to 500 events at once, all offered before any consumer can read, so the
+ * capacity must exceed a burst. A queue holds references to events every feed shares: a full one
+ * costs 8 KiB of pointers, plus the events nobody else still holds.
+ */
+export const DEFAULT_FEED_CAPACITY = 1024;
 
 /**
  * Live events for subscribers on this instance (CONTRACT §16): a wallet's changes, or a

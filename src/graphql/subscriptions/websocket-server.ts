@@ -7,6 +7,7 @@ import { useServer, type Extra } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Principal } from '../../domain/auth/api-key.service.js';
 import { LedgerError } from '../../domain/errors.js';
+import { SubscriberTooSlowError } from '../../domain/events/event-feed.js';
 import { toLedgerError } from '../../domain/shared/error-translation.js';
 import type { Logger } from '../../logger.js';
 import type { Services } from '../../services.js';
@@ -161,7 +162,8 @@ export function attachSubscriptionServer(server: Server, options: SubscriptionSe
   function format(ctx: ConnectionContext, error: GraphQLError, inResult: boolean) {
     const requestLevel = inResult && !error.path && error.extensions?.code === undefined && !(error.originalError instanceof LedgerError);
     const formattable = requestLevel ? requestError(error, 'BAD_USER_INPUT') : error;
-    if (isUnexpected(formattable)) (ctx.extra.session?.log ?? logger).error({ err: error.originalError ?? error, path: error.path }, 'unexpected GraphQL subscription error');
+    // a dropped subscriber's feed ends with this error; its connection is closing with 1013 already
+    if (!(error.originalError instanceof SubscriberTooSlowError) && isUnexpected(formattable)) (ctx.extra.session?.log ?? logger).error({ err: error.originalError ?? error, path: error.path }, 'unexpected GraphQL subscription error');
     return formatError(formattable.toJSON(), formattable);
   }
 
