@@ -88,3 +88,66 @@ describe('queries through Hive Gateway', () => {
     expect(body.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'not_found' }) })]);
   });
 });
+
+describe('a subscription through Hive Gateway', () => {
+  const clients: Client[] = [];
+  afterAll(async () => {
+    for (const client of clients) await client.dispose();
+  });
+
+  /** A graphql-ws client of the gateway, its api_key in connection_init as the ledger asks. */
+  function gatewayClient(apiKey: string): Client {
+    const client = createClient({ url: gateway.url.replace(/^http/, 'ws'), webSocketImpl: WebSocket, connectionParams: { api_key: apiKey }, retryAttempts: 0, lazy: true });
+    clients.push(client);
+    return client;
+  }
+
+  /** A subscription's results as they come (`next()` waits for the next one). */
+  function results(client: Client, query: string, variables: Record<string, unknown>) {
+    const seen: any[] = [];
+    const waiters: (() => void)[] = [];
+    let failure: unknown = null;
+    const dispose = client.subscribe({ query, variables }, {
+      next: (result) => {
+        seen.push(result);
+        waiters.splice(0).forEach((wake) => wake());
+      },
+      error: (error) => {
+        failure = error;
+        waiters.splice(0).forEach((wake) => wake());
+      },
+      complete: () => undefined,
+    });
+    return {
+      async next(): Promise<any> {
+        while (!seen.length) {
+          if (failure) throw failure;
+          await new Promise<void>((resolve) => waiters.push(resolve));
+        }
+        return seen.shift();
+      },
+      dispose,
+    };
+  }
+
+  it('walletChanged: the ledger’s wallet after each transfer, joined with the rewards field, the caller’s key forwarded', async () => {
+    const wallet = p.customers[0];
+    const before = ledger.app.services.eventFeeds.size;
+    const sub = results(gatewayClient(key), 'subscription($id: ID!) { walletChanged(walletId: $id) { id tier address balances { currency balance } } }', { id: wallet.id });
+    await ledger.app.services.eventFeeds.whenSize((size) => size > before); // the gateway's upstream subscription is in place
+    const expected = (balance: string) => ({ data: { walletChanged: { id: wallet.id, tier: tierOf(wallet.id), address: wallet.address, balances: [{ currency: p.symbol, balance }] } } });
+    await transfer(ledger, p, p.system.id, wallet.id, 5);
+    expect(await sub.next()).toEqual(expected('5'));
+    await transfer(ledger, p, p.system.id, wallet.id, 2.5);
+    expect(await sub.next()).toEqual(expected('7.5'));
+    sub.dispose();
+    await ledger.app.services.eventFeeds.whenSize((size) => size === before); // completing it downstream ends it upstream
+  });
+
+  it("another owner's wallet: the ledger's not_found reaches the client, with no data", async () => {
+    const sub = results(gatewayClient(key), 'subscription($id: ID!) { walletChanged(walletId: $id) { id tier } }', { id: other.customers[0].id });
+    const result = await sub.next();
+    expect(result.data?.walletChanged ?? null).toBeNull();
+    expect(result.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'not_found' }) })]);
+  });
+});
