@@ -82,6 +82,9 @@ describe('a slow subscriber', () => {
     // Once it reads again, the slow one finds what was sent before the drop, then the close frame.
     slow.socket.resume();
     expect(await slow.closed).toEqual({ code: 1013, reason: expect.stringMatching(/too slow/) });
+    const metrics = await (await fetch(`${b.baseUrl}/metrics`)).text();
+    expect(metrics).toMatch(/^ledger_graphql_subscribers_dropped_total 1$/m);
+    expect(metrics).toMatch(/^ledger_graphql_subscriptions 1$/m);
     // and posting still reaches the fast one
     await transfer(b, p, p.system.id, c1.id, 1);
     expect((await fast.take('events', 1))[0].data.ledgerEvents.type).toBe('transaction.posted');

@@ -60,6 +60,9 @@ export function attachSubscriptionServer(server: Server, options: SubscriptionSe
   const sessions = new Set<Session>();
   const rules = [...specifiedRules, ...limitRules(limits, 'websocket')];
   let closing = false;
+  services.metrics.gauge('ledger_websocket_connections', 'Open WebSocket connections on /graphql (subscriptions)', () => wss.clients.size);
+  services.metrics.gauge('ledger_graphql_subscriptions', 'Open GraphQL subscriptions on this instance', () => services.eventFeeds.size);
+  const countDropped = services.metrics.counter('ledger_graphql_subscribers_dropped_total', 'Subscription connections closed with 1013 because the subscriber fell behind');
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const { pathname } = new URL(req.url ?? '/', 'http://localhost');
@@ -150,7 +153,13 @@ export function attachSubscriptionServer(server: Server, options: SubscriptionSe
     }
     services.metrics.countGraphqlOperation(operation.operation, false);
     const contextValue = createContext(session.principal, services, session.requestId, session.log, limits);
-    contextValue.subscriber = { tooSlow: () => close(session.socket, CLOSE.tooSlow) };
+    contextValue.subscriber = {
+      tooSlow: () => {
+        countDropped();
+        session.log.warn({ owner: session.principal.ownerId }, 'subscriber too slow: connection closed (1013)');
+        close(session.socket, CLOSE.tooSlow);
+      },
+    };
     return { schema, document, operationName, variableValues: variables, contextValue };
   }
 
