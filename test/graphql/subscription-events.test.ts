@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { expectStatus, fundedProject, transfer, type FundedProject } from '../support/fixtures.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { WsClient, wsUrl } from './support/ws-client.js';
@@ -65,6 +66,25 @@ describe('walletChanged', () => {
   it('stops when the client completes the subscription', async () => {
     client.complete('a');
     await t.app.services.eventFeeds.whenSize((size) => size === 0);
+  });
+});
+
+describe('walletChanged with many subscribers', () => {
+  it('reads the balances of all the wallets one delivery concerns together, not once per subscriber', async () => {
+    const p = await fundedProject(t, key, { customers: 20, systemBalance: 100 });
+    const client = await WsClient.connect(url, key);
+    for (const [i, c] of p.customers.entries()) await subscribed(client, `w${i}`, WALLET_CHANGED, { id: c.id });
+    const balancesOf = jest.spyOn(t.app.services.ledger, 'balancesOf');
+    try {
+      const legs = p.customers.map((c) => ({ amount: 1, currency: p.symbol, from: p.system.id, to: c.id }));
+      await expectStatus(t.request('POST', '/transactions/batch', { key, body: { projectId: p.projectId, transfers: legs } }), 201);
+      const messages = await Promise.all(p.customers.map((_, i) => client.take(`w${i}`, 1)));
+      expect(messages.map(([m]) => m.data.walletChanged.balances[0].balance)).toEqual(p.customers.map(() => '1'));
+      expect(balancesOf.mock.calls.length).toBeLessThanOrEqual(2); // one statement for the 20 wallets (two if the delivery splits)
+    } finally {
+      balancesOf.mockRestore();
+      await client.close();
+    }
   });
 });
 

@@ -3,7 +3,7 @@ import type { LedgerEventView } from '../../domain/events/event.types.js';
 import { notFound } from '../../domain/errors.js';
 import type { WalletView } from '../../domain/wallets/wallet.types.js';
 import type { GraphQLContext } from '../context.js';
-import { createLoaders } from '../loaders.js';
+import { turnLoaders } from '../subscriptions/turn-loaders.js';
 import { WalletType } from '../types/wallet.type.js';
 import { LedgerEventType } from '../types/event.type.js';
 import { projectIdOf } from '../ids.js';
@@ -16,7 +16,8 @@ const overflow = (ctx: GraphQLContext) => ({ onOverflow: () => ctx.subscriber?.t
  * Subscriptions (CONTRACT §16), served over WebSocket (subscriptions/websocket-server.ts). The
  * `subscribe` functions open a feed, which checks access first: another owner's wallet or project
  * is not_found, reported before any event. Each event is then resolved like a query answer, with
- * fresh loaders, so its message shows the state after that event (or later, never earlier).
+ * loaders of the current turn (turn-loaders.ts), so its message shows the state after that event
+ * (or later, never earlier).
  */
 @Resolver()
 export class SubscriptionResolver {
@@ -26,7 +27,7 @@ export class SubscriptionResolver {
     subscribe: ({ args, context }: SubscribeData) => context.services.eventFeeds.watchWallet(context.principal, String(args.walletId), overflow(context)),
   })
   async walletChanged(@Root() _event: LedgerEventView, @Arg('walletId', () => ID) walletId: string, @Ctx() ctx: GraphQLContext): Promise<WalletView> {
-    ctx.loaders = createLoaders(ctx.principal, ctx.services); // the previous message's reads are stale
+    ctx.loaders = turnLoaders(ctx); // this turn's reads, shared with the other subscribers woken by the same events
     const wallet = await ctx.loaders.wallet.load(walletId);
     if (!wallet) throw notFound('wallet', walletId);
     return wallet;
