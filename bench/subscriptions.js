@@ -88,6 +88,12 @@ async function untilSubscriptions(base, count) {
   throw new Error(`fewer than ${count} subscriptions opened`);
 }
 
+/** V8's used heap, from the service's own metrics (prom-client's process defaults). */
+async function heapMiB(base) {
+  const text = (await call(base, 'GET', '/metrics')).text;
+  return Number(/^nodejs_heap_size_used_bytes (\d+)/m.exec(text)[1]) / 2 ** 20;
+}
+
 async function rssMiB(pid) {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) / 1024;
@@ -210,6 +216,7 @@ async function main() {
     if (wanted('memory')) {
       await new Promise((resolve) => setTimeout(resolve, 1000));
       const before = await rssMiB(service.pid);
+      const heapBefore = await heapMiB(base);
       const opened = await parallel(IDLE, 32, async (i) => {
         const client = await connect(wsUrl, apiKey);
         client.subscribe('w', WALLET_CHANGED, { id: idleWallets[i % idleWallets.length].id });
@@ -217,10 +224,11 @@ async function main() {
       });
       clients.push(...opened);
       await untilSubscriptions(base, IDLE);
-      await new Promise((resolve) => setTimeout(resolve, 2000));
+      await new Promise((resolve) => setTimeout(resolve, 5000));
       const after = await rssMiB(service.pid);
-      log(`\n[memory] service RSS ${before.toFixed(1)} MiB before, ${after.toFixed(1)} MiB with ${IDLE} idle subscriptions (one socket each): +${(after - before).toFixed(1)} MiB, ${(((after - before) * 1024) / IDLE).toFixed(1)} KiB each`);
-      results.memory = { beforeMiB: before, afterMiB: after, perSubscriptionKiB: ((after - before) * 1024) / IDLE };
+      const heapAfter = await heapMiB(base);
+      log(`\n[memory] service RSS ${before.toFixed(1)} MiB before, ${after.toFixed(1)} MiB with ${IDLE} idle subscriptions (one socket each): +${(after - before).toFixed(1)} MiB, ${(((after - before) * 1024) / IDLE).toFixed(1)} KiB each; V8 heap used ${heapBefore.toFixed(1)} → ${heapAfter.toFixed(1)} MiB (+${(((heapAfter - heapBefore) * 1024) / IDLE).toFixed(1)} KiB each)`);
+      results.memory = { beforeMiB: before, afterMiB: after, perSubscriptionKiB: ((after - before) * 1024) / IDLE, heapPerSubscriptionKiB: ((heapAfter - heapBefore) * 1024) / IDLE };
       await Promise.all(opened.map((c) => c.close()));
     }
     log(`\nload average at the end ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}`);

@@ -22,5 +22,20 @@ export interface GraphQLContext {
 }
 
 export function createContext(principal: Principal, services: Services, requestId: string, log: Logger, limits: GraphQLLimits = DEFAULT_LIMITS): GraphQLContext {
-  return { principal, services, loaders: createLoaders(principal, services), limits, requestId, log, answered: { sqlPlan: false } };
+  // Made on first use: a planned query and a subscription waiting for events never need them.
+  let loaders: Loaders | undefined;
+  return {
+    principal,
+    services,
+    get loaders() {
+      return (loaders ??= createLoaders(principal, services));
+    },
+    set loaders(value: Loaders) {
+      loaders = value;
+    },
+    limits,
+    requestId,
+    log,
+    answered: { sqlPlan: false },
+  };
 }
