@@ -1,0 +1,55 @@
+import { getNamedType, GraphQLObjectType, type FieldNode } from 'graphql';
+import { UuidRule } from '../../domain/shared/ids.js';
+import { unplannable, type PlanContext } from './plan-context.js';
+import { projectSql, walletsSql } from './project.js';
+import { jsonArraySql } from './sql.js';
+import { walletSql } from './wallet.js';
+
+/** A UUID as PostgreSQL prints it (a wallet id); others are left to the resolvers' own reading. */
+const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A root's JSON, and the condition that it exists (another owner's does not: the resolvers answer not_found). */
+export function rootSql(ctx: PlanContext, name: string, nodes: readonly FieldNode[]): { exists: string; json: string } {
+  const args = ctx.args(ctx.request.schema.getQueryType()!, nodes);
+  const owner = ctx.owner();
+  if (name === 'project' || name === 'wallets') {
+    const p = ctx.alias('p');
+    const id = ctx.param(ctx.projectId(name === 'project' ? args.id : args.projectId, name === 'project' ? 'id' : 'projectId'), 'int');
+    const json =
+      name === 'project'
+        ? projectSql(ctx, p, ctx.subfields('Project', nodes))
+        : walletsSql(ctx, p, args, getNamedType(ctx.request.schema.getQueryType()!.getFields().wallets.type) as GraphQLObjectType, nodes);
+    return {
+      exists: `EXISTS (SELECT 1 FROM projects WHERE id = ${id} AND owner_id = ${owner})`,
+      json: `(SELECT ${json} FROM projects ${p} WHERE ${p}.id = ${id} AND ${p}.owner_id = ${owner})`,
+    };
+  }
+  if (name === 'wallet') {
+    const w = ctx.alias('w');
+    if (!UuidRule.safeParse(args.id).success) unplannable();
+    const id = ctx.param(args.id, 'uuid');
+    return {
+      exists: `EXISTS (SELECT 1 FROM wallets WHERE id = ${id} AND owner_id = ${owner})`,
+      json: `(SELECT ${walletSql(ctx, w, ctx.subfields('Wallet', nodes))} FROM wallets ${w} WHERE ${w}.id = ${id} AND ${w}.owner_id = ${owner})`,
+    };
+  }
+  if (name === '_entities') return { exists: 'true', json: entitiesSql(ctx, args.representations, nodes, owner) };
+  return unplannable();
+}
+
+/**
+ * Federation's `_entities` over Wallet representations: each one's wallet, or null when it is
+ * missing or another owner's, in the order given (as Wallet.__resolveReference). Any other
+ * representation (another type, an id the loader would read differently) is the resolvers'.
+ */
+function entitiesSql(ctx: PlanContext, representations: unknown, nodes: readonly FieldNode[], owner: string): string {
+  if (!Array.isArray(representations)) return unplannable();
+  const ids = representations.map((representation: { __typename?: unknown; id?: unknown } | null) =>
+    representation?.__typename === 'Wallet' && typeof representation.id === 'string' && CANONICAL_UUID.test(representation.id) && UuidRule.safeParse(representation.id).success
+      ? representation.id
+      : unplannable(),
+  );
+  const w = ctx.alias('w');
+  const wallet = `(SELECT ${walletSql(ctx, w, ctx.subfields('Wallet', nodes))} FROM wallets ${w} WHERE ${w}.id = x.id AND ${w}.owner_id = ${owner})`;
+  return `(SELECT ${jsonArraySql(`coalesce(${wallet}, 'null')`, 'x.ord')} FROM unnest(${ctx.param(ids, 'uuid[]')}) WITH ORDINALITY AS x(id, ord))`;
+}
