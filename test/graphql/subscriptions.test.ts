@@ -128,6 +128,19 @@ describe('limits apply to subscription documents', () => {
     expect((await refused('subscription {', {})).payload[0].extensions).toEqual({ code: 'validation_error', details: { graphql_code: 'GRAPHQL_PARSE_FAILED' } });
   });
 
+  it('refuses a subscription past 100 on one connection', async () => {
+    const client = await WsClient.connect(url, key);
+    for (let i = 0; i < 100; i++) client.subscribe(`s${i}`, WALLET_CHANGED, { id: mine.customers[0].id });
+    await t.app.services.eventFeeds.whenSize((size) => size >= 100);
+    client.subscribe('one-too-many', WALLET_CHANGED, { id: mine.customers[0].id });
+    expect((await client.nextFor('one-too-many')).payload[0].extensions).toEqual({ code: 'validation_error', details: { limit: 'subscriptions', maximum: 100 } });
+    client.complete('s0');
+    await t.app.services.eventFeeds.whenSize((size) => size < 100);
+    client.subscribe('room-again', WALLET_CHANGED, { id: mine.customers[0].id });
+    await t.app.services.eventFeeds.whenSize((size) => size === 100);
+    await client.close();
+  });
+
   it('refuses unknown fields and variables that do not coerce', async () => {
     expect((await refused('subscription { nope }', {})).payload[0].extensions.code).toBe('validation_error');
     const message = await refused(WALLET_CHANGED, { id: { not: 'an id' } });

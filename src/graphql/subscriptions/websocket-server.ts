@@ -21,6 +21,8 @@ import { CLOSE } from './close-codes.js';
 const PATH = '/graphql';
 /** A client message larger than this closes the socket (1009): documents are small. */
 const MAX_MESSAGE_BYTES = 100 * 1024;
+/** Subscriptions one connection may hold at once (the console holds one per wallet on screen, about 20). */
+export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 100;
 
 /** One authenticated connection. */
 interface Session {
@@ -131,6 +133,11 @@ export function attachSubscriptionServer(server: Server, options: SubscriptionSe
   /** Parses, validates and costs a subscribe message; counts the call; builds its context. */
   async function prepare(ctx: ConnectionContext, payload: SubscribePayload): Promise<ExecutionArgs | readonly GraphQLError[]> {
     const session = ctx.extra.session!;
+    const active = Object.keys(ctx.subscriptions).length; // this one's reservation included
+    if (active > MAX_SUBSCRIPTIONS_PER_CONNECTION) {
+      const problem = `a connection may hold at most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} subscriptions at once`;
+      return [new GraphQLError(problem, { originalError: new LedgerError('validation_error', problem, { limit: 'subscriptions', maximum: MAX_SUBSCRIPTIONS_PER_CONNECTION }) })];
+    }
     let document: DocumentNode;
     try {
       document = parse(payload.query, { maxTokens: limits.maxTokens });
