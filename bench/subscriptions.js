@@ -13,8 +13,8 @@
 // throughput  POST /transactions (random customer → other customer) with `--subscribers` connected
 //             walletChanged subscribers (one socket each, on distinct customers of the load) versus
 //             none, alternating rounds in one run: ratio of 2xx per second.
-// memory      the service's RSS before and after opening `--idle` idle subscriptions (one
-//             socket each, walletChanged on a customer wallet that sees no traffic).
+// memory      (first, on the fresh service) its RSS and V8 heap before and after opening `--idle`
+//             idle subscriptions (one socket each, walletChanged on customer wallets that see no traffic).
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -146,6 +146,24 @@ async function main() {
     log(`service ${base} (pid ${service.pid}); ${CUSTOMERS} funded customers; ${os.cpus().length} CPUs, load average ${load} before the runs`);
     const results = {};
 
+    if (wanted('memory')) {
+      await new Promise((resolve) => setTimeout(resolve, 3000)); // before any load: a settled heap
+      const before = await rssMiB(service.pid);
+      const heapBefore = await heapMiB(base);
+      const opened = await parallel(IDLE, 32, async (i) => {
+        const client = await connect(wsUrl, apiKey);
+        client.subscribe('w', WALLET_CHANGED, { id: idleWallets[i % idleWallets.length].id });
+        return client;
+      });
+      clients.push(...opened);
+      await untilSubscriptions(base, IDLE);
+      await new Promise((resolve) => setTimeout(resolve, 5000));
+      const after = await rssMiB(service.pid);
+      const heapAfter = await heapMiB(base);
+      log(`\n[memory] service RSS ${before.toFixed(1)} MiB before, ${after.toFixed(1)} MiB with ${IDLE} idle subscriptions (one socket each): +${(after - before).toFixed(1)} MiB, ${(((after - before) * 1024) / IDLE).toFixed(1)} KiB each; V8 heap used ${heapBefore.toFixed(1)} → ${heapAfter.toFixed(1)} MiB (+${(((heapAfter - heapBefore) * 1024) / IDLE).toFixed(1)} KiB each)`);
+      results.memory = { beforeMiB: before, afterMiB: after, perSubscriptionKiB: ((after - before) * 1024) / IDLE, heapPerSubscriptionKiB: ((heapAfter - heapBefore) * 1024) / IDLE };
+      await Promise.all(opened.map((c) => c.close()));
+    }
     if (wanted('latency')) {
       const arrivals = [];
       let waiting = null;
@@ -213,24 +231,6 @@ async function main() {
       log(`  => with ${SUBSCRIBERS} subscribers / none = ${results.throughput.ratio.toFixed(3)} (${results.throughput.subscribed.toFixed(0)} vs ${results.throughput.none.toFixed(0)} transfers/s)`);
     }
 
-    if (wanted('memory')) {
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      const before = await rssMiB(service.pid);
-      const heapBefore = await heapMiB(base);
-      const opened = await parallel(IDLE, 32, async (i) => {
-        const client = await connect(wsUrl, apiKey);
-        client.subscribe('w', WALLET_CHANGED, { id: idleWallets[i % idleWallets.length].id });
-        return client;
-      });
-      clients.push(...opened);
-      await untilSubscriptions(base, IDLE);
-      await new Promise((resolve) => setTimeout(resolve, 5000));
-      const after = await rssMiB(service.pid);
-      const heapAfter = await heapMiB(base);
-      log(`\n[memory] service RSS ${before.toFixed(1)} MiB before, ${after.toFixed(1)} MiB with ${IDLE} idle subscriptions (one socket each): +${(after - before).toFixed(1)} MiB, ${(((after - before) * 1024) / IDLE).toFixed(1)} KiB each; V8 heap used ${heapBefore.toFixed(1)} → ${heapAfter.toFixed(1)} MiB (+${(((heapAfter - heapBefore) * 1024) / IDLE).toFixed(1)} KiB each)`);
-      results.memory = { beforeMiB: before, afterMiB: after, perSubscriptionKiB: ((after - before) * 1024) / IDLE, heapPerSubscriptionKiB: ((heapAfter - heapBefore) * 1024) / IDLE };
-      await Promise.all(opened.map((c) => c.close()));
-    }
     log(`\nload average at the end ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}`);
     log(JSON.stringify(results));
   } finally {

@@ -3,6 +3,7 @@ import type { Principal } from '../auth/api-key.service.js';
 import type { ProjectService } from '../projects/project.service.js';
 import { parseInput } from '../shared/validation.js';
 import type { WalletService } from '../wallets/wallet.service.js';
+import type { WalletView } from '../wallets/wallet.types.js';
 import { EventFeed } from './event-feed.js';
 import { EVENT_TYPES, type EventType, type LedgerEventView } from './event.types.js';
 
@@ -54,12 +55,12 @@ export class EventFeedService {
     for (const feeds of this.byProject.values()) for (const feed of [...feeds.keys()]) feed.end();
   }
 
-  /** The events that change this wallet (its balances or its status), from now on. */
-  async watchWallet(principal: Principal, walletId: string, options: WatchOptions = {}): Promise<EventFeed> {
+  /** The events that change this wallet (its balances, holds or status), from now on; with the wallet as it is now. */
+  async watchWallet(principal: Principal, walletId: string, options: WatchOptions = {}): Promise<{ wallet: WalletView; feed: EventFeed }> {
     const wallet = await this.wallets.get(principal, walletId);
     const feed = this.open(options, () => remove(this.byWallet, wallet.id, feed));
     add(this.byWallet, wallet.id, feed);
-    return feed;
+    return { wallet, feed };
   }
 
   /** The project's events, of the given types (all when null), from now on, in `seq` order. */

@@ -23,11 +23,19 @@ const overflow = (ctx: GraphQLContext) => ({ onOverflow: () => ctx.subscriber?.t
 export class SubscriptionResolver {
   @Subscription(() => WalletType, {
     nullable: true,
-    description: 'The wallet, with its balances, after each change of its balances or status (each event that touches it), from now on.',
-    subscribe: ({ args, context }: SubscribeData) => context.services.eventFeeds.watchWallet(context.principal, String(args.walletId), overflow(context)),
+    description: 'The wallet, with its balances, after each change of its balances, holds or status (each event that touches it), from now on.',
+    subscribe: async ({ args, context }: SubscribeData) => {
+      const { wallet, feed } = await context.services.eventFeeds.watchWallet(context.principal, String(args.walletId), overflow(context));
+      if (context.subscriber) context.subscriber.wallet = wallet;
+      return feed;
+    },
   })
-  async walletChanged(@Root() _event: LedgerEventView, @Arg('walletId', () => ID) walletId: string, @Ctx() ctx: GraphQLContext): Promise<WalletView> {
+  async walletChanged(@Root() event: LedgerEventView, @Arg('walletId', () => ID) walletId: string, @Ctx() ctx: GraphQLContext): Promise<WalletView> {
     ctx.loaders = turnLoaders(ctx); // this turn's reads, shared with the other subscribers woken by the same events
+    const watched = ctx.subscriber;
+    // A wallet row changes only with its status, and each status change is an event that carries it.
+    if (event.subject.kind === 'wallet' && watched?.wallet && event.subject.wallet.id === watched.wallet.id) watched.wallet = event.subject.wallet;
+    if (watched?.wallet) return watched.wallet;
     const wallet = await ctx.loaders.wallet.load(walletId);
     if (!wallet) throw notFound('wallet', walletId);
     return wallet;

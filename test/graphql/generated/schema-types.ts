@@ -574,7 +574,7 @@ export type Subscription = {
   __typename?: 'Subscription';
   /** The project's events from now on, each once, in increasing `seq`; only the `types` listed when given (e.g. ["transaction.posted"]). */
   ledgerEvents?: Maybe<LedgerEvent>;
-  /** The wallet, with its balances, after each change of its balances or status (each event that touches it), from now on. */
+  /** The wallet, with its balances, after each change of its balances, holds or status (each event that touches it), from now on. */
   walletChanged?: Maybe<Wallet>;
 };
 
