@@ -14,7 +14,8 @@
 //             walletChanged subscribers (one socket each, on distinct customers of the load) versus
 //             none, alternating rounds in one run: ratio of 2xx per second.
 // memory      (first, on the fresh service) its RSS and V8 heap before and after opening `--idle`
-//             idle subscriptions (one socket each, walletChanged on customer wallets that see no traffic).
+//             idle subscriptions (one socket each, walletChanged on customer wallets that see no
+//             traffic), each after a full garbage collection (the service runs with --inspect).
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -94,6 +95,21 @@ async function heapMiB(base) {
   return Number(/^nodejs_heap_size_used_bytes (\d+)/m.exec(text)[1]) / 2 ** 20;
 }
 
+/** A full garbage collection in the service, through its inspector (started with --inspect on `port`). */
+async function collectGarbage(inspectorPort) {
+  const [target] = await (await fetch(`http://127.0.0.1:${inspectorPort}/json/list`)).json();
+  const socket = new WebSocket(target.webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => {
+    socket.once('open', resolve);
+    socket.once('error', reject);
+  });
+  await new Promise((resolve) => {
+    socket.on('message', (data) => JSON.parse(String(data)).id === 1 && resolve());
+    socket.send(JSON.stringify({ id: 1, method: 'HeapProfiler.collectGarbage' }));
+  });
+  socket.close();
+}
+
 async function rssMiB(pid) {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) / 1024;
@@ -129,7 +145,8 @@ async function main() {
   const clients = [];
   try {
     const url = await cluster.createMigratedDatabase('bench_subscriptions');
-    service = await startServer('service', ['dist/src/main.js'], { DATABASE_URL: url, PORT: String(await freePort()), HOST: '127.0.0.1', LEDGER_ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn' });
+    const inspectorPort = await freePort();
+    service = await startServer('service', [`--inspect=127.0.0.1:${inspectorPort}`, 'dist/src/main.js'], { DATABASE_URL: url, PORT: String(await freePort()), HOST: '127.0.0.1', LEDGER_ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn' });
     const base = service.url;
     const wsUrl = `${base.replace(/^http/, 'ws')}/graphql`;
     const apiKey = (await call(base, 'POST', '/admin/api-keys', { headers: { admin_token: ADMIN }, body: { owner: 'bench', plan_code: 'enterprise' } })).json.api_key;
@@ -147,7 +164,7 @@ async function main() {
     const results = {};
 
     if (wanted('memory')) {
-      await new Promise((resolve) => setTimeout(resolve, 3000)); // before any load: a settled heap
+      await collectGarbage(inspectorPort);
       const before = await rssMiB(service.pid);
       const heapBefore = await heapMiB(base);
       const opened = await parallel(IDLE, 32, async (i) => {
@@ -157,7 +174,7 @@ async function main() {
       });
       clients.push(...opened);
       await untilSubscriptions(base, IDLE);
-      await new Promise((resolve) => setTimeout(resolve, 5000));
+      await collectGarbage(inspectorPort);
       const after = await rssMiB(service.pid);
       const heapAfter = await heapMiB(base);
       log(`\n[memory] service RSS ${before.toFixed(1)} MiB before, ${after.toFixed(1)} MiB with ${IDLE} idle subscriptions (one socket each): +${(after - before).toFixed(1)} MiB, ${(((after - before) * 1024) / IDLE).toFixed(1)} KiB each; V8 heap used ${heapBefore.toFixed(1)} → ${heapAfter.toFixed(1)} MiB (+${(((heapAfter - heapBefore) * 1024) / IDLE).toFixed(1)} KiB each)`);
