@@ -1,21 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { getOperationAST, GraphQLError, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema } from 'graphql';
+import { GraphQLError, type ExecutionArgs, type GraphQLSchema } from 'graphql';
 import type { Context, SubscribePayload } from 'graphql-ws';
 import { useServer, type Extra } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Principal } from '../../domain/auth/api-key.service.js';
 import { LedgerError } from '../../domain/errors.js';
-import { SubscriberTooSlowError } from '../../domain/events/event-feed.js';
 import { toLedgerError } from '../../domain/shared/error-translation.js';
 import type { Logger } from '../../logger.js';
 import type { Services } from '../../services.js';
 import { createContext } from '../context.js';
-import { formatError, isUnexpected } from '../errors.js';
-import { costRefusal } from '../limits/cost.js';
-import { limitRules, type GraphQLLimits } from '../limits/limits.js';
+import type { GraphQLLimits } from '../limits/limits.js';
 import { CLOSE } from './close-codes.js';
+import { formatSubscriptionError, OperationChecks } from './operation-checks.js';
 
 /** The path subscriptions are served on: the GraphQL endpoint's own (CONTRACT §16). */
 const PATH = '/graphql';
@@ -60,7 +58,7 @@ export function attachSubscriptionServer(server: Server, options: SubscriptionSe
   const { schema, services, limits, logger } = options;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   const sessions = new Set<Session>();
-  const rules = [...specifiedRules, ...limitRules(limits, 'websocket')];
+  const checks = new OperationChecks(schema, limits);
   let closing = false;
   services.metrics.gauge('ledger_websocket_connections', 'Open WebSocket connections on /graphql (subscriptions)', () => wss.clients.size);
   services.metrics.gauge('ledger_graphql_subscriptions', 'Open GraphQL subscriptions on this instance', () => services.eventFeeds.size);
@@ -95,7 +93,7 @@ export function attachSubscriptionServer(server: Server, options: SubscriptionSe
       isProd: true, // close reasons never carry internal error messages
       async onConnect(ctx) {
         const session = await authenticate(ctx);
-        if (!session) return false;
+        if (!session || session.socket.readyState !== session.socket.OPEN) return false; // refused, or gone meanwhile
         ctx.extra.session = session;
         sessions.add(session);
         return true;
@@ -138,20 +136,9 @@ export function attachSubscriptionServer(server: Server, options: SubscriptionSe
       const problem = `a connection may hold at most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} subscriptions at once`;
       return [new GraphQLError(problem, { originalError: new LedgerError('validation_error', problem, { limit: 'subscriptions', maximum: MAX_SUBSCRIPTIONS_PER_CONNECTION }) })];
     }
-    let document: DocumentNode;
-    try {
-      document = parse(payload.query, { maxTokens: limits.maxTokens });
-    } catch (error) {
-      return [requestError(error, 'GRAPHQL_PARSE_FAILED')];
-    }
-    const invalid = validate(schema, document, rules);
-    if (invalid.length) return invalid.map((error) => requestError(error, 'GRAPHQL_VALIDATION_FAILED'));
-    const operationName = payload.operationName ?? undefined;
-    const operation = getOperationAST(document, operationName);
-    if (!operation) return [requestError(new GraphQLError(operationName ? `unknown operation named "${operationName}"` : 'the document must name the operation to run'), 'OPERATION_RESOLUTION_FAILURE')];
-    const variables = payload.variables ?? {};
-    const tooCostly = costRefusal({ schema, document, operation, operationName, variables }, limits.maxCost);
-    if (tooCostly) return [tooCostly];
+    const checked = checks.check(payload);
+    if (Array.isArray(checked)) return checked;
+    const { document, operation, operationName, variables } = checked;
     try {
       await services.calls.admit(session.principal.ownerId, session.principal.plan.api_calls_per_day);
     } catch (error) {
@@ -170,17 +157,10 @@ export function attachSubscriptionServer(server: Server, options: SubscriptionSe
     return { schema, document, operationName, variableValues: variables, contextValue };
   }
 
-  /**
-   * Errors as HTTP answers them (src/graphql/errors.ts). In a `next` payload, an error without
-   * a path is a request error (variables that do not coerce), as graphql-js reports it before
-   * running any resolver; Apollo calls those BAD_USER_INPUT.
-   */
   function format(ctx: ConnectionContext, error: GraphQLError, inResult: boolean) {
-    const requestLevel = inResult && !error.path && error.extensions?.code === undefined && !(error.originalError instanceof LedgerError);
-    const formattable = requestLevel ? requestError(error, 'BAD_USER_INPUT') : error;
-    // a dropped subscriber's feed ends with this error; its connection is closing with 1013 already
-    if (!(error.originalError instanceof SubscriberTooSlowError) && isUnexpected(formattable)) (ctx.extra.session?.log ?? logger).error({ err: error.originalError ?? error, path: error.path }, 'unexpected GraphQL subscription error');
-    return formatError(formattable.toJSON(), formattable);
+    const { formatted, unexpected } = formatSubscriptionError(error, inResult);
+    if (unexpected) (ctx.extra.session?.log ?? logger).error({ err: error.originalError ?? error, path: error.path }, 'unexpected GraphQL subscription error');
+    return formatted;
   }
 
   return {
@@ -201,12 +181,4 @@ export function attachSubscriptionServer(server: Server, options: SubscriptionSe
 
 function close(socket: WebSocket, { code, reason }: { code: number; reason: string }): void {
   socket.close(code, reason);
-}
-
-/** A parse or validation error reported like Apollo's: a contract code found inside, else Apollo's code (→ validation_error). */
-function requestError(error: unknown, graphqlCode: string): GraphQLError {
-  if (error instanceof GraphQLError && (error.originalError instanceof LedgerError || error.extensions?.code !== undefined)) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  const source = error instanceof GraphQLError ? error : undefined;
-  return new GraphQLError(message, { nodes: source?.nodes, source: source?.source, positions: source?.positions, path: source?.path, originalError: source?.originalError ?? undefined, extensions: { code: graphqlCode } });
 }
