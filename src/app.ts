@@ -10,7 +10,7 @@ import { metricsRoute } from './observability/metrics.route.js';
 import { webRoutes } from './web/web.routes.js';
 import type { Logger } from './logger.js';
 import { allRoutes } from './rest/index.js';
-import { createServices, type Services } from './services.js';
+import { createServices, type Services, type WebhookOptions } from './services.js';
 import type { LotSweeperOptions } from './domain/lots/lot-sweeper.js';
 
 export interface AppOptions {
@@ -30,6 +30,8 @@ export interface AppOptions {
   lotSweep?: LotSweeperOptions;
   /** LEDGER_SUBSCRIPTION_BUFFER: events a subscription may fall behind before its connection is closed (1013). */
   subscriptionBuffer?: number;
+  /** Outbound webhooks (LEDGER_WEBHOOK_*); DEFAULT_WEBHOOKS (src/services.ts) when absent. */
+  webhooks?: WebhookOptions;
 }
 
 export interface App {
@@ -42,7 +44,7 @@ export interface App {
 
 export async function createApp(options: AppOptions): Promise<App> {
   const { db, logger } = options;
-  const services = await createServices(db, logger, { lotSweep: options.lotSweep, subscriptionBuffer: options.subscriptionBuffer });
+  const services = await createServices(db, logger, { lotSweep: options.lotSweep, webhooks: options.webhooks, subscriptionBuffer: options.subscriptionBuffer });
   const graphql = await createGraphQLEndpoint(services, graphQLLimits(options.graphqlMaxCost), { sqlPlans: options.graphqlSqlPlans ?? true, exposePlan: options.exposeStatementCount ?? false });
   const server = createHttpServer({
     routes: [...allRoutes(services, graphql), metricsRoute(services.metrics, options.metricsToken), ...webRoutes()],
@@ -61,6 +63,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   services.lotSweeper.start();
   services.eventSequencer.start();
   await services.eventHub.start();
+  await services.webhookDeliveries.start();
   const purge = setInterval(() => void services.idempotency.purgeExpired().catch(() => undefined), 3_600_000);
   purge.unref();
   return {
@@ -75,6 +78,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       clearInterval(purge);
       // Subscribers are told at once (1001) rather than after the in-flight requests.
       const subscriptionsClosed = subscriptions.close(Math.min(graceMs, 1_000));
+      // deliveries in flight finish (or are released) while requests in flight finish
+      const deliveriesStopped = services.webhookDeliveries.stop(graceMs);
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // A keep-alive connection whose in-flight request has just finished turns idle but stays
       // open, which would hold server.close() until the grace timer: close idle ones as they appear.
@@ -87,6 +92,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       clearInterval(sweep);
       clearTimeout(timer);
       await graphql.stop();
+      await deliveriesStopped;
       await services.lotSweeper.stop();
       await services.eventHub.stop();
       // after the last posting (the server is closed): its events are numbered before we go
