@@ -4,6 +4,7 @@ import type { Database } from './db/database.js';
 import { createGraphQLEndpoint } from './graphql/apollo.js';
 import { graphQLLimits } from './graphql/limits/limits.js';
 import { createHttpServer } from './http/server.js';
+import { attachSubscriptionServer } from './graphql/subscriptions/websocket-server.js';
 import { Cors } from './http/cors.js';
 import { metricsRoute } from './observability/metrics.route.js';
 import { webRoutes } from './web/web.routes.js';
@@ -27,6 +28,8 @@ export interface AppOptions {
   metricsToken?: string;
   /** The expiry sweeper's interval (0: off) and batch size; DEFAULT_LOT_SWEEP (src/services.ts) when absent. */
   lotSweep?: LotSweeperOptions;
+  /** LEDGER_SUBSCRIPTION_BUFFER: events a subscription may fall behind before its connection is closed (1013). */
+  subscriptionBuffer?: number;
   /** Outbound webhooks (LEDGER_WEBHOOK_*); DEFAULT_WEBHOOKS (src/services.ts) when absent. */
   webhooks?: WebhookOptions;
 }
@@ -41,7 +44,7 @@ export interface App {
 
 export async function createApp(options: AppOptions): Promise<App> {
   const { db, logger } = options;
-  const services = await createServices(db, logger, { lotSweep: options.lotSweep, webhooks: options.webhooks });
+  const services = await createServices(db, logger, { lotSweep: options.lotSweep, webhooks: options.webhooks, subscriptionBuffer: options.subscriptionBuffer });
   const graphql = await createGraphQLEndpoint(services, graphQLLimits(options.graphqlMaxCost), { sqlPlans: options.graphqlSqlPlans ?? true, exposePlan: options.exposeStatementCount ?? false });
   const server = createHttpServer({
     routes: [...allRoutes(services, graphql), metricsRoute(services.metrics, options.metricsToken), ...webRoutes()],
@@ -54,6 +57,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     metrics: services.metrics,
     cors: new Cors(options.corsOrigins),
   });
+  const subscriptions = attachSubscriptionServer(server, { schema: graphql.schema, services, limits: graphQLLimits(options.graphqlMaxCost), logger });
   await services.notifications.start();
   services.calls.start();
   services.lotSweeper.start();
@@ -72,6 +76,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       }),
     async close(graceMs = 10_000) {
       clearInterval(purge);
+      // Subscribers are told at once (1001) rather than after the in-flight requests.
+      const subscriptionsClosed = subscriptions.close(Math.min(graceMs, 1_000));
       // deliveries in flight finish (or are released) while requests in flight finish
       const deliveriesStopped = services.webhookDeliveries.stop(graceMs);
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -81,6 +87,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       server.closeIdleConnections();
       const timer = setTimeout(() => server.closeAllConnections(), graceMs);
       await closed;
+      await subscriptionsClosed;
+      services.eventFeeds.stop();
       clearInterval(sweep);
       clearTimeout(timer);
       await graphql.stop();

@@ -24,6 +24,8 @@ export interface Config {
   metricsToken?: string;
   /** The expiry sweeper (src/domain/lots/lot-sweeper.ts): pause between sweeps (0: off) and due lots per database transaction. */
   lotSweep: { intervalMs: number; batchSize: number };
+  /** Events one GraphQL subscription may fall behind before its connection is closed (1013). */
+  subscriptionBuffer: number;
   /** Outbound webhooks (src/domain/webhook-endpoints): private targets allowed, send timeout, retry schedule, worker size. */
   webhooks: WebhookSettings;
 }
@@ -102,6 +104,7 @@ export function loadConfig(env: Env = process.env): Config {
       intervalMs: integer(env, 'LEDGER_LOT_SWEEP_INTERVAL_MS', 1_000, 0, 50_000),
       batchSize: integer(env, 'LEDGER_LOT_SWEEP_BATCH', 500, 1, 100_000),
     },
+    subscriptionBuffer: integer(env, 'LEDGER_SUBSCRIPTION_BUFFER', 1024, 1, 1_000_000),
     webhooks: {
       allowPrivate: boolean(env, 'LEDGER_WEBHOOK_ALLOW_PRIVATE', false),
       timeoutMs: integer(env, 'LEDGER_WEBHOOK_TIMEOUT_MS', 10_000, 100, 10_000),

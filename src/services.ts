@@ -38,6 +38,7 @@ import { EventRepository } from './domain/events/event.repository.js';
 import { EventService } from './domain/events/event.service.js';
 import { EventSequencer } from './domain/events/event-sequencer.js';
 import { EventHub } from './domain/events/event-hub.js';
+import { DEFAULT_FEED_CAPACITY, EventFeedService } from './domain/events/event-feed.service.js';
 import { webhookPayloads } from './rest/webhook-payloads.js';
 
 /** The domain services, built once per process and shared by REST, GraphQL and the CLI. */
@@ -67,6 +68,8 @@ export interface Services {
   eventSequencer: EventSequencer;
   /** This instance's feed of numbered events (every instance's); started and stopped by the app. */
   eventHub: EventHub;
+  /** Live events for GraphQL subscriptions on this instance, fed by the event hub (only while a feed is open); stopped by the app. */
+  eventFeeds: EventFeedService;
   /** Outbound webhook endpoints (CONTRACT §16). */
   webhookEndpoints: WebhookEndpointService;
   /** Delivers outbound webhooks in the background; started and stopped by the app. */
@@ -87,7 +90,7 @@ export const DEFAULT_LOT_SWEEP: LotSweeperOptions = { intervalMs: 1_000, batchSi
 /** The webhook defaults when the caller gives none: see LEDGER_WEBHOOK_* in src/config.ts. */
 export const DEFAULT_WEBHOOKS: WebhookSettings = { allowPrivate: false, timeoutMs: 10_000, retryBaseMs: 10_000, maxAttempts: 8, concurrency: 32, pollMs: 1_000 };
 
-export async function createServices(db: Database, logger: Logger, options: { lotSweep?: LotSweeperOptions; webhooks?: WebhookOptions } = {}): Promise<Services> {
+export async function createServices(db: Database, logger: Logger, options: { lotSweep?: LotSweeperOptions; webhooks?: WebhookOptions; subscriptionBuffer?: number } = {}): Promise<Services> {
   const notifications = new NotificationChannel(db.url, logger);
   const apiKeys = new ApiKeyService(new ApiKeyRepository(db), await loadPlans(db));
   await apiKeys.followChanges(notifications);
@@ -104,6 +107,8 @@ export async function createServices(db: Database, logger: Logger, options: { lo
   const wallets = new WalletService(db, () => eventSequencer.poke());
   const holdRepository = new HoldRepository(db);
   const events = new EventService(eventRepository, ledgerRepository, holdRepository, wallets);
+  const projects = new ProjectService(db);
+  const eventHub = new EventHub(eventRepository, events, notifications, logger);
   const lotRepository = new LotRepository(db);
   const lotSweeper = new LotSweeper(lotRepository, logger, options.lotSweep ?? DEFAULT_LOT_SWEEP);
   lotSweeperMetrics(metrics, lotSweeper);
@@ -130,14 +135,15 @@ export async function createServices(db: Database, logger: Logger, options: { lo
     ledger,
     holds: new HoldService(holdRepository, ledgerRepository, queue),
     webhook: new WebhookService(new WebhookRepository(db), ledger),
-    projects: new ProjectService(db),
+    projects,
     assets: new AssetService(db),
     wallets,
     lots: new LotService(lotRepository, wallets, ledger),
     lotSweeper,
     events,
     eventSequencer,
-    eventHub: new EventHub(eventRepository, events, notifications, logger),
+    eventHub,
+    eventFeeds: new EventFeedService(eventHub, wallets, projects, options.subscriptionBuffer ?? DEFAULT_FEED_CAPACITY),
     webhookEndpoints: new WebhookEndpointService(new WebhookEndpointRepository(db), ledgerRepository, guard, newSecret),
     webhookDeliveries,
     db,

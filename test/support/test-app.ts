@@ -39,7 +39,7 @@ export interface TestApp {
 
 /** The real service, in process, on a fresh database and a random port. */
 export async function startTestApp(
-  options: { databaseUrl?: string; graphqlMaxCost?: number; graphqlSqlPlans?: boolean; corsOrigins?: string; metricsToken?: string; lotSweep?: LotSweeperOptions; webhooks?: WebhookOptions } = {},
+  options: { databaseUrl?: string; graphqlMaxCost?: number; graphqlSqlPlans?: boolean; corsOrigins?: string; metricsToken?: string; lotSweep?: LotSweeperOptions; webhooks?: WebhookOptions; subscriptionBuffer?: number } = {},
 ): Promise<TestApp> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
@@ -54,6 +54,7 @@ export async function startTestApp(
     corsOrigins: options.corsOrigins,
     metricsToken: options.metricsToken,
     lotSweep: options.lotSweep,
+    subscriptionBuffer: options.subscriptionBuffer,
     webhooks: options.webhooks,
   });
   const address = await app.listen(0, '127.0.0.1');
