@@ -4,12 +4,13 @@ import type { Database } from './db/database.js';
 import { createGraphQLEndpoint } from './graphql/apollo.js';
 import { graphQLLimits } from './graphql/limits/limits.js';
 import { createHttpServer } from './http/server.js';
+import { attachSubscriptionServer } from './graphql/subscriptions/websocket-server.js';
 import { Cors } from './http/cors.js';
 import { metricsRoute } from './observability/metrics.route.js';
 import { webRoutes } from './web/web.routes.js';
 import type { Logger } from './logger.js';
 import { allRoutes } from './rest/index.js';
-import { createServices, type Services } from './services.js';
+import { createServices, type Services, type WebhookOptions } from './services.js';
 import type { LotSweeperOptions } from './domain/lots/lot-sweeper.js';
 
 export interface AppOptions {
@@ -27,6 +28,10 @@ export interface AppOptions {
   metricsToken?: string;
   /** The expiry sweeper's interval (0: off) and batch size; DEFAULT_LOT_SWEEP (src/services.ts) when absent. */
   lotSweep?: LotSweeperOptions;
+  /** LEDGER_SUBSCRIPTION_BUFFER: events a subscription may fall behind before its connection is closed (1013). */
+  subscriptionBuffer?: number;
+  /** Outbound webhooks (LEDGER_WEBHOOK_*); DEFAULT_WEBHOOKS (src/services.ts) when absent. */
+  webhooks?: WebhookOptions;
   /** Posting batches in the database at once; DEFAULT_POSTING_PIPELINE (src/domain/ledger/posting-queue.ts) when absent. */
   postingPipeline?: number;
 }
@@ -41,7 +46,7 @@ export interface App {
 
 export async function createApp(options: AppOptions): Promise<App> {
   const { db, logger } = options;
-  const services = await createServices(db, logger, { lotSweep: options.lotSweep, postingPipeline: options.postingPipeline });
+  const services = await createServices(db, logger, { lotSweep: options.lotSweep, webhooks: options.webhooks, subscriptionBuffer: options.subscriptionBuffer, postingPipeline: options.postingPipeline });
   const graphql = await createGraphQLEndpoint(services, graphQLLimits(options.graphqlMaxCost), { sqlPlans: options.graphqlSqlPlans ?? true, exposePlan: options.exposeStatementCount ?? false });
   const server = createHttpServer({
     routes: [...allRoutes(services, graphql), metricsRoute(services.metrics, options.metricsToken), ...webRoutes()],
@@ -54,11 +59,13 @@ export async function createApp(options: AppOptions): Promise<App> {
     metrics: services.metrics,
     cors: new Cors(options.corsOrigins),
   });
+  const subscriptions = attachSubscriptionServer(server, { schema: graphql.schema, services, limits: graphQLLimits(options.graphqlMaxCost), logger });
   await services.notifications.start();
   services.calls.start();
   services.lotSweeper.start();
   services.eventSequencer.start();
   await services.eventHub.start();
+  await services.webhookDeliveries.start();
   const purge = setInterval(() => void services.idempotency.purgeExpired().catch(() => undefined), 3_600_000);
   purge.unref();
   return {
@@ -71,6 +78,10 @@ export async function createApp(options: AppOptions): Promise<App> {
       }),
     async close(graceMs = 10_000) {
       clearInterval(purge);
+      // Subscribers are told at once (1001) rather than after the in-flight requests.
+      const subscriptionsClosed = subscriptions.close(Math.min(graceMs, 1_000));
+      // deliveries in flight finish (or are released) while requests in flight finish
+      const deliveriesStopped = services.webhookDeliveries.stop(graceMs);
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // A keep-alive connection whose in-flight request has just finished turns idle but stays
       // open, which would hold server.close() until the grace timer: close idle ones as they appear.
@@ -78,9 +89,12 @@ export async function createApp(options: AppOptions): Promise<App> {
       server.closeIdleConnections();
       const timer = setTimeout(() => server.closeAllConnections(), graceMs);
       await closed;
+      await subscriptionsClosed;
+      services.eventFeeds.stop();
       clearInterval(sweep);
       clearTimeout(timer);
       await graphql.stop();
+      await deliveriesStopped;
       await services.lotSweeper.stop();
       await services.eventHub.stop();
       // after the last posting (the server is closed): its events are numbered before we go

@@ -25,8 +25,22 @@ export interface Config {
   metricsToken?: string;
   /** The expiry sweeper (src/domain/lots/lot-sweeper.ts): pause between sweeps (0: off) and due lots per database transaction. */
   lotSweep: { intervalMs: number; batchSize: number };
+  /** Events one GraphQL subscription may fall behind before its connection is closed (1013). */
+  subscriptionBuffer: number;
+  /** Outbound webhooks (src/domain/webhook-endpoints): private targets allowed, send timeout, retry schedule, worker size. */
+  webhooks: WebhookSettings;
   /** LEDGER_POSTING_PIPELINE: posting batches in the database at once (src/domain/ledger/posting-queue.ts). */
   postingPipeline: number;
+}
+
+export interface WebhookSettings {
+  /** LEDGER_WEBHOOK_ALLOW_PRIVATE: endpoints may point at loopback and private addresses (development, tests). */
+  allowPrivate: boolean;
+  timeoutMs: number;
+  retryBaseMs: number;
+  maxAttempts: number;
+  concurrency: number;
+  pollMs: number;
 }
 
 export class ConfigError extends Error {
@@ -92,6 +106,15 @@ export function loadConfig(env: Env = process.env): Config {
     lotSweep: {
       intervalMs: integer(env, 'LEDGER_LOT_SWEEP_INTERVAL_MS', 1_000, 0, 50_000),
       batchSize: integer(env, 'LEDGER_LOT_SWEEP_BATCH', 500, 1, 100_000),
+    },
+    subscriptionBuffer: integer(env, 'LEDGER_SUBSCRIPTION_BUFFER', 1024, 1, 1_000_000),
+    webhooks: {
+      allowPrivate: boolean(env, 'LEDGER_WEBHOOK_ALLOW_PRIVATE', false),
+      timeoutMs: integer(env, 'LEDGER_WEBHOOK_TIMEOUT_MS', 10_000, 100, 10_000),
+      retryBaseMs: integer(env, 'LEDGER_WEBHOOK_RETRY_BASE_MS', 10_000, 1, 27_000),
+      maxAttempts: integer(env, 'LEDGER_WEBHOOK_MAX_ATTEMPTS', 8, 6, 30),
+      concurrency: integer(env, 'LEDGER_WEBHOOK_CONCURRENCY', 32, 1, 1_000),
+      pollMs: integer(env, 'LEDGER_WEBHOOK_POLL_MS', 1_000, 10, 60_000),
     },
     postingPipeline: integer(env, 'LEDGER_POSTING_PIPELINE', DEFAULT_POSTING_PIPELINE, 1, 64),
   };

@@ -25,10 +25,21 @@ import { LotRepository } from './domain/lots/lot.repository.js';
 import { LotService } from './domain/lots/lot.service.js';
 import { LotSweeper, type LotSweeperOptions } from './domain/lots/lot-sweeper.js';
 import { lotSweeperMetrics } from './observability/lot-sweeper.metrics.js';
+import type { WebhookSettings } from './config.js';
+import { DeliveryRepository } from './domain/webhook-endpoints/delivery.repository.js';
+import { DeliveryWorker } from './domain/webhook-endpoints/delivery-worker.js';
+import { UrlGuard, type Resolver } from './domain/webhook-endpoints/url-guard.js';
+import { WebhookEndpointRepository } from './domain/webhook-endpoints/webhook-endpoint.repository.js';
+import { WebhookEndpointService } from './domain/webhook-endpoints/webhook-endpoint.service.js';
+import { newSecret } from './domain/webhook-endpoints/webhook-signature.js';
+import { WebhookSender } from './domain/webhook-endpoints/webhook-sender.js';
+import { webhookDeliveryMetrics } from './observability/webhook-delivery.metrics.js';
 import { EventRepository } from './domain/events/event.repository.js';
 import { EventService } from './domain/events/event.service.js';
 import { EventSequencer } from './domain/events/event-sequencer.js';
 import { EventHub } from './domain/events/event-hub.js';
+import { DEFAULT_FEED_CAPACITY, EventFeedService } from './domain/events/event-feed.service.js';
+import { webhookPayloads } from './rest/webhook-payloads.js';
 
 /** The domain services, built once per process and shared by REST, GraphQL and the CLI. */
 export interface Services {
@@ -57,12 +68,29 @@ export interface Services {
   eventSequencer: EventSequencer;
   /** This instance's feed of numbered events (every instance's); started and stopped by the app. */
   eventHub: EventHub;
+  /** Live events for GraphQL subscriptions on this instance, fed by the event hub (only while a feed is open); stopped by the app. */
+  eventFeeds: EventFeedService;
+  /** Outbound webhook endpoints (CONTRACT §16). */
+  webhookEndpoints: WebhookEndpointService;
+  /** Delivers outbound webhooks in the background; started and stopped by the app. */
+  webhookDeliveries: DeliveryWorker;
+}
+
+/** Outbound webhooks: the settings of src/config.ts, and what tests may change besides. */
+export interface WebhookOptions extends WebhookSettings {
+  /** How long a claimed delivery stays this instance's (default: the send timeout + 20 s). */
+  leaseMs?: number;
+  /** Host name resolution (default: the system resolver). */
+  resolver?: Resolver;
 }
 
 /** The sweeper's defaults when the caller (CLI, tests) gives none: see LEDGER_LOT_SWEEP_* in src/config.ts. */
 export const DEFAULT_LOT_SWEEP: LotSweeperOptions = { intervalMs: 1_000, batchSize: 500 };
 
-export async function createServices(db: Database, logger: Logger, options: { lotSweep?: LotSweeperOptions; postingPipeline?: number } = {}): Promise<Services> {
+/** The webhook defaults when the caller gives none: see LEDGER_WEBHOOK_* in src/config.ts. */
+export const DEFAULT_WEBHOOKS: WebhookSettings = { allowPrivate: false, timeoutMs: 10_000, retryBaseMs: 10_000, maxAttempts: 8, concurrency: 32, pollMs: 1_000 };
+
+export async function createServices(db: Database, logger: Logger, options: { lotSweep?: LotSweeperOptions; webhooks?: WebhookOptions; subscriptionBuffer?: number; postingPipeline?: number } = {}): Promise<Services> {
   const notifications = new NotificationChannel(db.url, logger);
   const apiKeys = new ApiKeyService(new ApiKeyRepository(db), await loadPlans(db));
   await apiKeys.followChanges(notifications);
@@ -83,21 +111,45 @@ export async function createServices(db: Database, logger: Logger, options: { lo
   const wallets = new WalletService(db, () => eventSequencer.poke());
   const holdRepository = new HoldRepository(db);
   const events = new EventService(eventRepository, ledgerRepository, holdRepository, wallets);
+  const projects = new ProjectService(db);
+  const eventHub = new EventHub(eventRepository, events, notifications, logger);
   const lotRepository = new LotRepository(db);
   const lotSweeper = new LotSweeper(lotRepository, logger, options.lotSweep ?? DEFAULT_LOT_SWEEP);
   lotSweeperMetrics(metrics, lotSweeper);
+  const webhooks: WebhookOptions = options.webhooks ?? DEFAULT_WEBHOOKS;
+  const guard = new UrlGuard(webhooks.allowPrivate, webhooks.resolver);
+  const webhookDeliveries = new DeliveryWorker(
+    new DeliveryRepository(db),
+    new WebhookSender(guard, webhooks.timeoutMs),
+    webhookPayloads(eventRepository, events),
+    notifications,
+    logger,
+    {
+      baseMs: webhooks.retryBaseMs,
+      maxAttempts: webhooks.maxAttempts,
+      concurrency: webhooks.concurrency,
+      pollMs: webhooks.pollMs,
+      leaseMs: webhooks.leaseMs ?? webhooks.timeoutMs + 20_000,
+      fanOutBatch: 500,
+    },
+    (outcome) => metrics.countWebhookDelivery(outcome),
+  );
+  webhookDeliveryMetrics(metrics, webhookDeliveries);
   return {
     ledger,
     holds: new HoldService(holdRepository, ledgerRepository, queue),
     webhook: new WebhookService(new WebhookRepository(db), ledger),
-    projects: new ProjectService(db),
+    projects,
     assets: new AssetService(db),
     wallets,
     lots: new LotService(lotRepository, wallets, ledger),
     lotSweeper,
     events,
     eventSequencer,
-    eventHub: new EventHub(eventRepository, events, notifications, logger),
+    eventHub,
+    eventFeeds: new EventFeedService(eventHub, wallets, projects, options.subscriptionBuffer ?? DEFAULT_FEED_CAPACITY),
+    webhookEndpoints: new WebhookEndpointService(new WebhookEndpointRepository(db), ledgerRepository, guard, newSecret),
+    webhookDeliveries,
     db,
     metrics,
     notifications,

@@ -1,6 +1,7 @@
 import { ApolloServer, HeaderMap, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import type { IncomingMessage } from 'node:http';
+import type { GraphQLSchema } from 'graphql';
 import type { Services } from '../services.js';
 import { LedgerError } from '../domain/errors.js';
 import type { Reply } from '../http/route.js';
@@ -8,15 +9,13 @@ import { createContext, type GraphQLContext } from './context.js';
 import { buildLedgerSchema } from './schema.js';
 import { formatError, isUnexpected } from './errors.js';
 import { executionGateway } from './execution-gateway.js';
-import { aliasLimitRule } from './limits/alias-limit.rule.js';
 import { costLimitPlugin } from './limits/cost.js';
-import { depthLimitRule } from './limits/depth-limit.rule.js';
-import { graphQLLimits, type GraphQLLimits } from './limits/limits.js';
-import { rootTypeRule } from './limits/root-type.rule.js';
-import { storableTextRule } from './limits/storable-text.rule.js';
+import { graphQLLimits, limitRules, type GraphQLLimits } from './limits/limits.js';
 import { stringifyResult } from './sql-plan/raw-json.js';
 
 export interface GraphQLEndpoint {
+  /** The executable subgraph schema (subscriptions over WebSocket run on it too: subscriptions/websocket-server.ts). */
+  schema: GraphQLSchema;
   handle(req: IncomingMessage, body: unknown, principal: GraphQLContext['principal'], requestId: string, log: GraphQLContext['log']): Promise<Reply>;
   stop(): Promise<void>;
 }
@@ -42,7 +41,7 @@ export async function createGraphQLEndpoint(services: Services, limits: GraphQLL
     allowBatchedHttpRequests: false,
     introspection: true,
     parseOptions: { maxTokens: limits.maxTokens },
-    validationRules: [depthLimitRule(limits.maxDepth), aliasLimitRule(limits.maxAliases), rootTypeRule, storableTextRule],
+    validationRules: limitRules(limits, 'http'),
     formatError,
     includeStacktraceInErrorResponses: false,
     // The service owns SIGTERM/SIGINT (src/main.ts); Apollo must not stop itself on them.
@@ -53,6 +52,7 @@ export async function createGraphQLEndpoint(services: Services, limits: GraphQLL
   });
   await apollo.start();
   return {
+    schema,
     async handle(req, body, principal, requestId, log) {
       const headers = new HeaderMap();
       for (const [name, value] of Object.entries(req.headers)) {

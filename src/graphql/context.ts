@@ -1,6 +1,7 @@
 import type { Principal } from '../domain/auth/api-key.service.js';
 import type { Services } from '../services.js';
 import type { Logger } from '../logger.js';
+import type { WalletView } from '../domain/wallets/wallet.types.js';
 import { createLoaders, type Loaders } from './loaders.js';
 import { DEFAULT_LIMITS, type GraphQLLimits } from './limits/limits.js';
 
@@ -17,8 +18,28 @@ export interface GraphQLContext {
    * An object, shared by the shallow copies Apollo makes of the context.
    */
   answered: { sqlPlan: boolean; operation?: 'query' | 'mutation' | 'subscription' };
+  /**
+   * A subscription over WebSocket: its feed calls `tooSlow` when the subscriber falls behind (the
+   * connection is closed); `wallet` is walletChanged's wallet, kept current from its status events.
+   */
+  subscriber?: { tooSlow(): void; wallet?: WalletView };
 }
 
 export function createContext(principal: Principal, services: Services, requestId: string, log: Logger, limits: GraphQLLimits = DEFAULT_LIMITS): GraphQLContext {
-  return { principal, services, loaders: createLoaders(principal, services), limits, requestId, log, answered: { sqlPlan: false } };
+  // Made on first use: a planned query and a subscription waiting for events never need them.
+  let loaders: Loaders | undefined;
+  return {
+    principal,
+    services,
+    get loaders() {
+      return (loaders ??= createLoaders(principal, services));
+    },
+    set loaders(value: Loaders) {
+      loaders = value;
+    },
+    limits,
+    requestId,
+    log,
+    answered: { sqlPlan: false },
+  };
 }

@@ -42,7 +42,7 @@ function innermost(error: unknown): unknown {
 }
 
 /** An error that is neither a domain refusal nor a GraphQL request error: a defect, to be logged. */
-export function isUnexpected(error: { extensions?: { code?: unknown }; originalError?: unknown }): boolean {
+export function isUnexpected(error: { readonly extensions?: { readonly [key: string]: unknown }; readonly originalError?: unknown }): boolean {
   if (findLedgerError(error)) return false;
   const code = error.extensions?.code;
   if (typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR') return false;

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { buildSchema, createResolversMap } from 'type-graphql';
+import { buildSchema, createResolversMap, type PubSub } from 'type-graphql';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { parse, type GraphQLSchema } from 'graphql';
@@ -8,6 +8,19 @@ import { referenceResolvers } from './federation.js';
 
 const FEDERATION_LINK =
   'extend schema @link(url: "https://specs.apollo.dev/federation/v2.7", import: ["@key", "@shareable"])';
+
+/**
+ * type-graphql insists on a PubSub once a resolver declares a subscription, even when every
+ * subscription brings its own `subscribe` (ours open event feeds: src/domain/events/event-feed.service.ts).
+ */
+const NO_PUB_SUB: PubSub = {
+  publish() {
+    throw new Error('subscriptions publish through the event hub, not a PubSub');
+  },
+  subscribe() {
+    throw new Error('subscriptions subscribe through event feeds, not a PubSub');
+  },
+};
 
 export interface LedgerSchema {
   schema: GraphQLSchema;
@@ -21,7 +34,7 @@ export interface LedgerSchema {
  * `buildSubgraphSchema`. The result must not be transformed afterwards.
  */
 export async function buildLedgerSchema(): Promise<LedgerSchema> {
-  const typeGraphqlSchema = await buildSchema({ resolvers, skipCheck: true, validate: false });
+  const typeGraphqlSchema = await buildSchema({ resolvers, skipCheck: true, validate: false, pubSub: NO_PUB_SUB });
   const sdl = `${FEDERATION_LINK}\n\n${printSchemaWithDirectives(typeGraphqlSchema)}\n`;
   const resolverMap = createResolversMap(typeGraphqlSchema) as Record<string, Record<string, unknown>>;
   for (const [typeName, resolveReference] of Object.entries(referenceResolvers)) {

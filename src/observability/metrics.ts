@@ -74,6 +74,12 @@ export class Metrics {
     new Gauge({ name, help, registers: [this.registry], collect() { this.set(read()); } });
   }
 
+  /** A counter a feature owns (e.g. subscribers dropped): returns its increment. */
+  counter(name: string, help: string): () => void {
+    const counter = new Counter({ name, help, registers: [this.registry] });
+    return () => counter.inc();
+  }
+
   text(): Promise<string> {
     return this.registry.metrics();
   }

@@ -18,6 +18,7 @@ const FILES: Record<string, { file: string; type: string }> = {
   'console-api.js': { file: 'src/web/console/api.js', type: 'text/javascript' },
   'console-chart.js': { file: 'src/web/console/chart.js', type: 'text/javascript' },
   'console-forms.js': { file: 'src/web/console/forms.js', type: 'text/javascript' },
+  'console-live.js': { file: 'src/web/console/live.js', type: 'text/javascript' },
   'console.css': { file: 'src/web/console/console.css', type: 'text/css' },
 };
 

@@ -41,5 +41,6 @@ export const CONSOLE_PAGE = page(
   'Ledger console',
   `<link rel="stylesheet" href="/static/console.css">`,
   `<div id="console"><noscript>The console needs JavaScript.</noscript></div>
+<script src="/static/graphql-ws.js"></script>
 <script type="module" src="/static/console.js"></script>`,
 );

@@ -65,6 +65,22 @@ describe('/console', () => {
     const balance = await t.request('GET', `/wallets/${f.customers[0].id}`, { key: f.key });
     expect(balance.body.balance[0].balance).toBe(12.5);
   });
+
+  it('updates a balance live (walletChanged) when a transfer is made elsewhere', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${t.baseUrl}/console`);
+    await page.getByLabel('API key').fill(f.key);
+    await page.getByRole('button', { name: 'Use key' }).click();
+    await page.getByLabel('Project', { exact: true }).selectOption(String(f.projectId));
+    await page.locator('#live').filter({ hasText: 'Live' }).waitFor();
+    const cell = page.locator(`tr[data-wallet="${f.customers[1].id}"] td[data-field="${f.symbol}.balance"]`);
+    await cell.filter({ hasText: /^0$/ }).waitFor();
+    const started = Date.now();
+    const res = await t.request('POST', '/transactions', { key: f.key, body: { amount: 2.5, currency: f.symbol, from: f.system.id, to: f.customers[1].id, projectId: f.projectId } });
+    expect(res.status).toBe(201);
+    await cell.filter({ hasText: /^2\.5$/ }).waitFor({ timeout: 2_000 }); // well before the 30 s re-read
+    timings.consoleLiveUpdate = Date.now() - started;
+  });
 });
 
 describe('/graphql in a browser', () => {
@@ -87,6 +103,20 @@ describe('/graphql in a browser', () => {
     await page.locator('.graphiql-execute-button').click();
     await page.locator('.result-window').filter({ hasText: 'planCode' }).filter({ hasText: 'pro' }).waitFor();
     expect(seen.foreign).toEqual([]);
+
+    // a subscription runs over WebSocket with the same api_key; a transfer shows up in the result
+    const wallet = f.customers[0].id;
+    await page.evaluate((query) => {
+      const doc = (globalThis as unknown as { document: { querySelector(s: string): unknown } }).document;
+      const editor = doc.querySelector('.graphiql-query-editor .CodeMirror') as { CodeMirror: { setValue(v: string): void } };
+      editor.CodeMirror.setValue(query);
+    }, `subscription { walletChanged(walletId: "${wallet}") { id balances { balance } } }`);
+    const before = t.app.services.eventFeeds.size; // the console pages above may still hold theirs
+    await page.locator('.graphiql-execute-button').click();
+    await t.app.services.eventFeeds.whenSize((size) => size > before);
+    const res = await t.request('POST', '/transactions', { key: f.key, body: { amount: 1, currency: f.symbol, from: f.system.id, to: wallet, projectId: f.projectId } });
+    expect(res.status).toBe(201);
+    await page.locator('.result-window').filter({ hasText: 'walletChanged' }).filter({ hasText: wallet }).waitFor();
   });
 });
 

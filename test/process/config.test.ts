@@ -21,6 +21,8 @@ describe('bad configuration', () => {
     ['LEDGER_GRAPHQL_MAX_COST', 'lots'],
     ['LEDGER_LOT_SWEEP_INTERVAL_MS', '60000'], // over 50 s: expiries are due within 60 s
     ['LEDGER_LOT_SWEEP_BATCH', '0'],
+    ['LEDGER_WEBHOOK_ALLOW_PRIVATE', 'maybe'],
+    ['LEDGER_WEBHOOK_MAX_ATTEMPTS', '3'], // at least 6 attempts
   ])('%s=%s exits non-zero, names the variable, and touches nothing', async (name, value) => {
     const dataDir = path.join(newDataDir(), 'not-created');
     const service = spawnService({ dataDir, env: { [name]: value } });

@@ -17,6 +17,8 @@ const SPEC_OPERATIONS = [
   'post /transactions/{id}/reverse', 'post /transactions/batch',
   // §15
   'get /wallets/{id}/lots',
+  // §16 outbound webhooks
+  'post /webhook-endpoints', 'get /webhook-endpoints', 'delete /webhook-endpoints/{id}', 'get /webhook-endpoints/{id}/deliveries',
 ];
 
 describe('GET /openapi.json', () => {
@@ -69,6 +71,24 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(lot.properties).sort()).toEqual(['amount', 'created_at', 'expires_at', 'remaining']);
     const asset = body.paths['/assets/{id}'].get.responses['200'].content['application/json'].schema;
     expect(Object.keys(asset.properties)).toContain('expiresAfterSeconds');
+  });
+
+  it('documents outbound webhook endpoints: the secret only in the creation answer, the seven types, the deliveries log (CONTRACT §16)', async () => {
+    const { body } = await t.request('GET', '/openapi.json');
+    const json = (doc: any, status: string) => doc.responses[status].content['application/json'].schema;
+    const post = body.paths['/webhook-endpoints'].post;
+    expect(Object.keys(post.requestBody.content['application/json'].schema.properties).sort()).toEqual(['projectId', 'types', 'url']);
+    expect(post.requestBody.content['application/json'].schema.properties.types.items.enum).toHaveLength(7);
+    expect(Object.keys(json(post, '201').properties).sort()).toEqual(['created_at', 'id', 'projectId', 'secret', 'types', 'url']);
+    const listed = json(body.paths['/webhook-endpoints'].get, '200').properties.endpoints.items;
+    expect(Object.keys(listed.properties).sort()).toEqual(['created_at', 'id', 'projectId', 'types', 'url']);
+    expect(body.paths['/webhook-endpoints'].get.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'projectId', in: 'query', required: true })]));
+    expect(json(body.paths['/webhook-endpoints/{id}'].delete, '200').required).toEqual(['id', 'deleted']);
+    const delivery = json(body.paths['/webhook-endpoints/{id}/deliveries'].get, '200').properties.deliveries.items;
+    expect(Object.keys(delivery.properties).sort()).toEqual(['attempt', 'created_at', 'error', 'eventId', 'id', 'responseStatus', 'status']);
+    for (const doc of [post, body.paths['/webhook-endpoints'].get, body.paths['/webhook-endpoints/{id}'].delete, body.paths['/webhook-endpoints/{id}/deliveries'].get]) {
+      expect(Object.keys(doc.responses)).toEqual(expect.arrayContaining(['400', '401', '404']));
+    }
   });
 
   it('has no dangling references', async () => {

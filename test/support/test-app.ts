@@ -4,6 +4,7 @@ import { openDatabase, type Database } from '../../src/db/database.js';
 import type { LotSweeperOptions } from '../../src/domain/lots/lot-sweeper.js';
 import { createLogger } from '../../src/logger.js';
 import { createTestDatabase } from './database.js';
+import type { WebhookOptions } from '../../src/services.js';
 
 export const ADMIN_TOKEN = 'test-admin-token';
 
@@ -38,7 +39,7 @@ export interface TestApp {
 
 /** The real service, in process, on a fresh database and a random port. */
 export async function startTestApp(
-  options: { databaseUrl?: string; graphqlMaxCost?: number; graphqlSqlPlans?: boolean; corsOrigins?: string; metricsToken?: string; lotSweep?: LotSweeperOptions; postingPipeline?: number } = {},
+  options: { databaseUrl?: string; graphqlMaxCost?: number; graphqlSqlPlans?: boolean; corsOrigins?: string; metricsToken?: string; lotSweep?: LotSweeperOptions; webhooks?: WebhookOptions; subscriptionBuffer?: number; postingPipeline?: number } = {},
 ): Promise<TestApp> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
@@ -53,6 +54,8 @@ export async function startTestApp(
     corsOrigins: options.corsOrigins,
     metricsToken: options.metricsToken,
     lotSweep: options.lotSweep,
+    subscriptionBuffer: options.subscriptionBuffer,
+    webhooks: options.webhooks,
     postingPipeline: options.postingPipeline,
   });
   const address = await app.listen(0, '127.0.0.1');

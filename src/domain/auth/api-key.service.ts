@@ -44,6 +44,7 @@ export function hashKey(apiKey: string): string {
  */
 export class ApiKeyService {
   private readonly cache = new Map<string, CacheEntry>();
+  private readonly ownerListeners = new Set<(ownerId: string | null) => void>();
 
   constructor(
     private readonly repository: ApiKeyRepository,
@@ -53,7 +54,20 @@ export class ApiKeyService {
   /** Keeps this instance's cache coherent with changes made by any instance (or the CLI). */
   async followChanges(notifications: NotificationChannel): Promise<void> {
     await notifications.subscribe(KEY_CHANGES_CHANNEL, (ownerId) => this.forgetOwner(ownerId));
-    notifications.onReconnect(() => this.cache.clear());
+    notifications.onReconnect(() => {
+      this.cache.clear();
+      this.tellOwnerListeners(null);
+    });
+  }
+
+  /**
+   * Calls `listener` after an owner's keys or plan changed (on this instance or, through
+   * `followChanges`, on any other), or with null when every owner may have changed (the listener
+   * reconnected). Long-lived sessions (WebSocket subscriptions) re-authenticate then.
+   */
+  onOwnerChange(listener: (ownerId: string | null) => void): () => void {
+    this.ownerListeners.add(listener);
+    return () => this.ownerListeners.delete(listener);
   }
 
   planOf(code: string): Plan {
@@ -124,5 +138,10 @@ export class ApiKeyService {
   /** Cached lookups of this owner's keys carry the old plan or a revoked key; lookups still running might too. */
   private forgetOwner(ownerId: string): void {
     for (const [hash, entry] of this.cache) if (entry.resolved === undefined || entry.resolved?.ownerId === ownerId) this.cache.delete(hash);
+    this.tellOwnerListeners(ownerId);
+  }
+
+  private tellOwnerListeners(ownerId: string | null): void {
+    for (const listener of this.ownerListeners) listener(ownerId);
   }
 }

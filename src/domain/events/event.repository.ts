@@ -72,6 +72,16 @@ export class EventRepository {
     return rows.map(toEventRow);
   }
 
+  /** Numbered events by id, in no particular order (the webhook deliveries render theirs). */
+  async byIds(ids: readonly string[]): Promise<EventRow[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.query<RawEvent>(
+      `SELECT ${EVENT_COLUMNS} FROM events e JOIN projects p ON p.id = e.project_id WHERE e.id = ANY ($1::uuid[]) AND e.stream_pos IS NOT NULL`,
+      [ids],
+    );
+    return rows.map(toEventRow);
+  }
+
   /** The stream's current end (0 when empty). */
   async streamTop(): Promise<string> {
     const [row] = await this.db.query<{ top: string }>(`SELECT coalesce(max(stream_pos), 0)::text AS top FROM events WHERE stream_pos IS NOT NULL`);

@@ -1,5 +1,5 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError, getNamedType, getNullableType, getVariableValues, isLeafType, isListType } from 'graphql';
+import { GraphQLError, getNamedType, getNullableType, getVariableValues, isLeafType, isListType, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { createRequire } from 'node:module';
 import type { ComplexityEstimator, getComplexity as GetComplexity } from 'graphql-query-complexity';
 import { LedgerError } from '../../domain/errors.js';
@@ -55,21 +55,37 @@ export function costLimitPlugin(maxCost: number): ApolloServerPlugin {
     async requestDidStart() {
       return {
         async didResolveOperation({ schema, document, request, operation, operationName }) {
-          // Variables that do not coerce are refused by execution before any resolver runs.
-          if (getVariableValues(schema, operation?.variableDefinitions ?? [], request.variables ?? {}).errors) return;
-          let cost: number;
-          try {
-            cost = getComplexity({ schema, query: document, variables: request.variables ?? {}, operationName: operationName ?? undefined, estimators: [estimateCost] });
-          } catch (error) {
-            throw refusal(error instanceof Error ? error.message : 'the operation cost cannot be computed', { limit: 'cost' });
-          }
-          if (cost > maxCost) {
-            throw refusal(`the operation costs ${cost}; the budget is ${maxCost}`, { limit: 'cost', maximum: maxCost, actual: cost });
-          }
+          const refused = costRefusal({ schema, document, variables: request.variables ?? {}, operation, operationName: operationName ?? undefined }, maxCost);
+          if (refused) throw refused;
         },
       };
     },
   };
+}
+
+export interface CostedOperation {
+  schema: GraphQLSchema;
+  document: DocumentNode;
+  operation?: OperationDefinitionNode | null;
+  operationName?: string;
+  variables: Record<string, unknown>;
+}
+
+/**
+ * The refusal of an operation over `maxCost`, or null when it is within budget. Shared by HTTP
+ * (the plugin above) and WebSocket subscriptions (src/graphql/subscriptions/). Variables that do
+ * not coerce are left to execution, which refuses them before any resolver runs.
+ */
+export function costRefusal({ schema, document, operation, operationName, variables }: CostedOperation, maxCost: number): GraphQLError | null {
+  if (getVariableValues(schema, operation?.variableDefinitions ?? [], variables).errors) return null;
+  let cost: number;
+  try {
+    cost = getComplexity({ schema, query: document, variables, operationName, estimators: [estimateCost] });
+  } catch (error) {
+    return refusal(error instanceof Error ? error.message : 'the operation cost cannot be computed', { limit: 'cost' });
+  }
+  if (cost > maxCost) return refusal(`the operation costs ${cost}; the budget is ${maxCost}`, { limit: 'cost', maximum: maxCost, actual: cost });
+  return null;
 }
 
 function refusal(problem: string, details: Record<string, unknown>): GraphQLError {

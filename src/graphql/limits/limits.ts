@@ -1,3 +1,9 @@
+import type { ValidationRule } from 'graphql';
+import { aliasLimitRule } from './alias-limit.rule.js';
+import { depthLimitRule } from './depth-limit.rule.js';
+import { operationTypeRule, type Transport } from './operation-type.rule.js';
+import { storableTextRule } from './storable-text.rule.js';
+
 /**
  * What one GraphQL operation may ask for. Every limit is checked before execution, so a refused
  * operation never reaches the database. The cost model is in cost.ts.
@@ -26,4 +32,9 @@ export const DEFAULT_LIMITS: GraphQLLimits = {
 /** The defaults, with the operator's cost budget (config: LEDGER_GRAPHQL_MAX_COST); depth and aliases are fixed by the contract. */
 export function graphQLLimits(maxCost: number = DEFAULT_LIMITS.maxCost): GraphQLLimits {
   return { ...DEFAULT_LIMITS, maxCost };
+}
+
+/** The validation rules every GraphQL document passes before execution, whatever its transport. */
+export function limitRules(limits: GraphQLLimits, transport: Transport): ValidationRule[] {
+  return [depthLimitRule(limits.maxDepth), aliasLimitRule(limits.maxAliases), operationTypeRule(transport), storableTextRule];
 }

@@ -7,6 +7,7 @@ import { TransactionResolver } from './transaction.resolver.js';
 import { WalletResolver } from './wallet.resolver.js';
 import { WebhookResolver } from './webhook.resolver.js';
 import { HoldResolver } from './hold.resolver.js';
+import { SubscriptionResolver } from './subscription.resolver.js';
 import { EventResolver } from './event.resolver.js';
 
-export const resolvers: NonEmptyArray<Function> = [PlanResolver, ProjectResolver, AssetResolver, WalletResolver, TransactionResolver, WebhookResolver, HoldResolver, BalanceResolver, EventResolver];
+export const resolvers: NonEmptyArray<Function> = [PlanResolver, ProjectResolver, AssetResolver, WalletResolver, TransactionResolver, WebhookResolver, HoldResolver, BalanceResolver, EventResolver, SubscriptionResolver];

@@ -2,11 +2,15 @@
 import { apiKey, gql } from './console-api.js';
 import { balanceChart } from './console-chart.js';
 import { FIELD_LABELS, FORMS } from './console-forms.js';
+import { liveWallets } from './console-live.js';
 
 // The balance columns shown for each currency; holds add 'held' and 'available' here.
 const BALANCE_FIELDS = ['balance', 'held', 'available'];
 const PAGE_SIZE = 20;
+// Without a live subscription the open page and wallet are re-read this often; with one, only
+// rarely (new wallets emit no event).
 const POLL_MS = 3000;
+const LIVE_POLL_MS = 30000;
 
 const state = { projectId: null, cursors: [null], page: 0, walletId: null, wallets: [], search: '' };
 const root = document.getElementById('console');
@@ -21,12 +25,25 @@ const el = (tag, attrs = {}, ...children) => {
   return node;
 };
 
+const live = liveWallets({
+  apiKey,
+  onWallet: (wallet) => void applyWalletChange(wallet),
+  onState: (connected) => showLive(connected),
+});
+
+function showLive(connected) {
+  const note = document.getElementById('live');
+  if (note) note.textContent = connected ? 'Live: balances update as they change.' : `Balances refresh every ${POLL_MS / 1000} s.`;
+}
+
 function render() {
+  live.stop();
   root.replaceChildren(
-    el('header', {}, el('h1', {}, 'Ledger console')),
+    el('header', {}, el('h1', {}, 'Ledger console'), el('p', { id: 'live', role: 'status' })),
     keySection(),
     el('main', {}, el('section', { id: 'projects', 'aria-labelledby': 'projects-title' }), el('section', { id: 'wallets', 'aria-labelledby': 'wallets-title' }), el('section', { id: 'wallet', 'aria-live': 'polite' }), el('section', { id: 'forms', 'aria-labelledby': 'forms-title' })),
   );
+  showLive(false);
   if (apiKey.get()) void loadProjects();
 }
 
@@ -78,8 +95,27 @@ async function loadWallets() {
     { projectId: state.projectId, first: PAGE_SIZE, after: state.cursors[state.page] },
   );
   state.wallets = data.wallets.edges.map((e) => e.node);
+  state.total = data.wallets.totalCount;
   state.cursors[state.page + 1] = data.wallets.pageInfo.hasNextPage ? data.wallets.pageInfo.endCursor : undefined;
   renderWallets(data.wallets.totalCount);
+  live.watch([...state.wallets.map((w) => w.id), state.walletId]);
+}
+
+/** A walletChanged message: the row's cells change in place (the search box keeps its focus); an open wallet re-reads its history. */
+async function applyWalletChange(wallet) {
+  const known = state.wallets.find((w) => w.id === wallet.id);
+  if (known) Object.assign(known, { status: wallet.status, balances: wallet.balances });
+  const row = document.querySelector(`tr[data-wallet="${wallet.id}"]`);
+  if (row) {
+    row.querySelector('td[data-field="status"]').textContent = wallet.status.toLowerCase();
+    for (const b of wallet.balances) {
+      for (const f of BALANCE_FIELDS) {
+        const cell = row.querySelector(`td[data-field="${b.currency}.${f}"]`);
+        if (cell) cell.textContent = b[f] ?? '';
+      }
+    }
+  }
+  if (wallet.id === state.walletId) await loadWallet(wallet.id).catch(() => undefined);
 }
 
 function renderWallets(total) {
@@ -90,8 +126,8 @@ function renderWallets(total) {
   const headers = ['Address', 'Type', 'Status', ...currencies.flatMap((c) => BALANCE_FIELDS.map((f) => `${c} ${f}`))];
   const rows = shown.map((w) =>
     el('tr', { 'data-wallet': w.id },
-      el('td', {}, el('button', { type: 'button', class: 'link', onclick: () => { state.walletId = w.id; void loadWallet(w.id); } }, w.address)),
-      el('td', {}, w.type.toLowerCase()), el('td', {}, w.status.toLowerCase()),
+      el('td', {}, el('button', { type: 'button', class: 'link', onclick: () => { state.walletId = w.id; live.watch([...state.wallets.map((x) => x.id), w.id]); void loadWallet(w.id); } }, w.address)),
+      el('td', {}, w.type.toLowerCase()), el('td', { 'data-field': 'status' }, w.status.toLowerCase()),
       currencies.flatMap((c) => BALANCE_FIELDS.map((f) => el('td', { class: 'num', 'data-field': `${c}.${f}` }, w.balances.find((b) => b.currency === c)?.[f] ?? '')))));
   section.replaceChildren(
     el('h2', { id: 'wallets-title' }, `Wallets (${total})`),
@@ -156,6 +192,13 @@ function formFor(spec) {
   return form;
 }
 
-// Live balances: poll the open page and wallet (subscriptions replace this once they exist).
-setInterval(() => { if (apiKey.get() && state.projectId && !document.hidden) void refresh().catch(() => undefined); }, POLL_MS);
+// Live balances come from walletChanged subscriptions; polling is the fallback, and with a live
+// socket a slow re-read still picks up wallets created elsewhere.
+let lastRead = 0;
+setInterval(() => {
+  if (!apiKey.get() || !state.projectId || document.hidden) return;
+  if (Date.now() - lastRead < (live.connected ? LIVE_POLL_MS : POLL_MS)) return;
+  lastRead = Date.now();
+  void refresh().catch(() => undefined);
+}, POLL_MS);
 render();

@@ -570,6 +570,25 @@ export type SetWalletStatusInput = {
   status: WalletStatus;
 };
 
+export type Subscription = {
+  __typename?: 'Subscription';
+  /** The project's events from now on, each once, in increasing `seq`; only the `types` listed when given (e.g. ["transaction.posted"]). */
+  ledgerEvents?: Maybe<LedgerEvent>;
+  /** The wallet, with its balances, after each change of its balances, holds or status (each event that touches it), from now on. */
+  walletChanged?: Maybe<Wallet>;
+};
+
+
+export type SubscriptionLedgerEventsArgs = {
+  projectId: Scalars['ID']['input'];
+  types?: InputMaybe<Array<Scalars['String']['input']>>;
+};
+
+
+export type SubscriptionWalletChangedArgs = {
+  walletId: Scalars['ID']['input'];
+};
+
 /** A posted movement of one currency between two wallets (or from @mint). */
 export type Transaction = {
   __typename?: 'Transaction';

@@ -1,0 +1,286 @@
+import { randomUUID } from 'node:crypto';
+import type { NotificationChannel } from '../../db/notifications.js';
+import { outsideStatementScope } from '../../db/statement-counter.js';
+import type { Logger } from '../../logger.js';
+import { isLastAttempt, retryDelayMs, type RetrySchedule } from './backoff.js';
+import { attemptKey, type ClaimedJob, type DeliveryRepository, type RecordedAttempt } from './delivery.repository.js';
+import { signatureHeaders } from './webhook-signature.js';
+import type { SendResult, WebhookSender } from './webhook-sender.js';
+
+export interface DeliveryWorkerOptions extends RetrySchedule {
+  /** Attempts in flight at once on this instance. */
+  concurrency: number;
+  /** Longest pause between two looks at the database (lost notifications, other instances' leases). */
+  pollMs: number;
+  /** How long a claimed job stays this instance's; past it, another instance may attempt it. Longer than the send timeout. */
+  leaseMs: number;
+  /** Events turned into jobs per fan-out statement. */
+  fanOutBatch: number;
+}
+
+/** The outbound body (CONTRACT §16): `data` is the resource as REST shows it. */
+export interface WebhookPayload {
+  id: string;
+  type: string;
+  created_at: string;
+  data: unknown;
+}
+
+/** Renders the bodies of events by id (the events core's presenter); an id it cannot render is absent. */
+export type PayloadRenderer = (eventIds: readonly string[]) => Promise<Map<string, WebhookPayload>>;
+
+/** One attempt, as recorded (tests and logs follow them). */
+export interface AttemptReport {
+  endpointId: string;
+  eventId: string;
+  attempt: number;
+  status: 'succeeded' | 'failed';
+  responseStatus: number | null;
+  error: string | null;
+  /** When the next attempt is due, or null when this one was the last. */
+  retryInMs: number | null;
+  /** False when the lease was lost meanwhile (the attempt was not recorded). */
+  recorded: boolean;
+}
+
+export interface DeliveryWorkerStats {
+  inFlight: number;
+  succeeded: number;
+  failed: number;
+  /** Events whose last attempt failed: no more tries. */
+  abandoned: number;
+}
+
+/** Fan-out statements per pass at most: a long backlog is worked through pass after pass. */
+const MAX_FAN_OUT_ROUNDS = 20;
+/** Another instance (or an endpoint's creation) holds the fan-out: look again this soon. */
+const FAN_OUT_BUSY_RETRY_MS = 100;
+/** An event whose body could not be rendered (a database error) is tried again this much later. */
+const RENDER_RETRY_MS = 5_000;
+/** Attempts recorded per statement at most. */
+const RECORD_BATCH = 500;
+
+/**
+ * Delivers outbound webhooks (CONTRACT §16), on every instance. A pass turns newly numbered events
+ * into jobs (one per matching endpoint), claims due jobs under a lease (FOR UPDATE SKIP LOCKED:
+ * each attempt is made by exactly one instance), and POSTs them, signed, each attempt recorded
+ * by the lease holder. Passes run when events are numbered (NOTIFY `ledger_events`, on every
+ * instance within milliseconds of the commit), when a retry falls due, when a slot frees up,
+ * and every `pollMs` at least. All state is in PostgreSQL: a restart, or a crash (the lease runs
+ * out), loses nothing; an attempt cut short may reach the receiver twice (at least once).
+ */
+export class DeliveryWorker {
+  private stopped = true;
+  private again = false;
+  /** New events may be numbered: the next pass fans out first. */
+  private fanOutWanted = true;
+  /** Attempts made, waiting for the statement that records them (one statement records all that wait). */
+  private readonly unrecorded: { attempt: RecordedAttempt; settle: (recorded: boolean | Error) => void }[] = [];
+  private recording: Promise<void> | null = null;
+  private pumping: Promise<void> | null = null;
+  private wakeTimer: NodeJS.Timeout | null = null;
+  private wakeTimerAt = Infinity;
+  private pollTimer: NodeJS.Timeout | null = null;
+  /** Attempts under way, until recorded (shutdown waits for them). */
+  private readonly inFlight = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  /** Attempts whose request is under way: what `concurrency` bounds (recording is batched apart). */
+  private sending = 0;
+  private readonly unsubscribers: (() => void)[] = [];
+  private readonly listeners = new Set<(report: AttemptReport) => void>();
+  private readonly counters: DeliveryWorkerStats = { inFlight: 0, succeeded: 0, failed: 0, abandoned: 0 };
+
+  constructor(
+    private readonly repository: DeliveryRepository,
+    private readonly sender: WebhookSender,
+    private readonly render: PayloadRenderer,
+    private readonly notifications: NotificationChannel,
+    private readonly logger: Logger,
+    private readonly options: DeliveryWorkerOptions,
+    private readonly countAttempt: (outcome: 'succeeded' | 'failed') => void = () => undefined,
+  ) {}
+
+  async start(): Promise<void> {
+    this.stopped = false;
+    this.unsubscribers.push(await this.notifications.subscribe('ledger_events', () => this.wake(true)));
+    this.unsubscribers.push(this.notifications.onReconnect(() => this.wake(true)));
+    this.pollTimer = setInterval(() => this.wake(true), this.options.pollMs);
+    this.pollTimer.unref();
+    const { concurrency, pollMs, leaseMs, baseMs, maxAttempts } = this.options;
+    this.logger.info({ concurrency, pollMs, leaseMs, retryBaseMs: baseMs, maxAttempts }, 'webhook delivery worker started');
+    this.wake(true);
+  }
+
+  /**
+   * Stops claiming; attempts in flight may finish for up to `graceMs`, then those still running
+   * are cut and their jobs released (due at once, for another instance or the next start).
+   */
+  async stop(graceMs: number): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    for (const unsubscribe of this.unsubscribers.splice(0)) unsubscribe();
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    if (this.wakeTimer) clearTimeout(this.wakeTimer);
+    await this.pumping;
+    const running = () => Promise.all([...this.inFlight.values()].map((a) => a.done));
+    let grace: NodeJS.Timeout | undefined;
+    await Promise.race([running(), new Promise((resolve) => (grace = setTimeout(resolve, graceMs)))]);
+    clearTimeout(grace);
+    const cut = this.sending;
+    for (const attempt of this.inFlight.values()) attempt.controller.abort();
+    await running();
+    this.sender.close();
+    this.logger.info({ released: cut }, 'webhook delivery worker stopped');
+  }
+
+  /** Calls `listener` after each attempt is recorded; returns the unsubscribe. */
+  onAttempt(listener: (report: AttemptReport) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  stats(): DeliveryWorkerStats {
+    return { ...this.counters, inFlight: this.sending };
+  }
+
+  /** Runs a pass now, or right after the one under way; `fanOut`: events may have been numbered. */
+  wake(fanOut = false): void {
+    if (this.stopped) return;
+    if (fanOut) this.fanOutWanted = true;
+    this.again = true;
+    if (this.pumping) return;
+    // background work: never counted as a request's statements, whoever woke it
+    this.pumping = outsideStatementScope(async () => {
+      while (this.again && !this.stopped) {
+        this.again = false;
+        await this.pass();
+      }
+    })
+      .catch((err: unknown) => this.logger.error({ err }, 'webhook delivery pass failed; retried at the next poll'))
+      .finally(() => {
+        this.pumping = null;
+        if (this.again) this.wake();
+      });
+  }
+
+  private wakeIn(ms: number, fanOut = false): void {
+    if (fanOut) this.fanOutWanted = true;
+    const at = Date.now() + Math.max(0, ms);
+    if (this.stopped || at >= this.wakeTimerAt) return;
+    if (this.wakeTimer) clearTimeout(this.wakeTimer);
+    this.wakeTimerAt = at;
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = null;
+      this.wakeTimerAt = Infinity;
+      this.wake();
+    }, at - Date.now());
+    this.wakeTimer.unref();
+  }
+
+  private async pass(): Promise<void> {
+    if (this.fanOutWanted) await this.fanOut();
+    // claims refill slots in batches (a claim per freed slot would cost a statement per attempt)
+    const free = this.options.concurrency - this.sending;
+    if (this.stopped || (free < Math.ceil(this.options.concurrency / 4) && this.sending > 0)) return; // a finishing request wakes the worker
+    const jobs = await this.repository.claim(free, randomUUID(), this.options.leaseMs);
+    if (jobs.length > 0) await this.begin(jobs);
+    if (jobs.length < free) {
+      const next = await this.repository.nextDue();
+      if (next) this.wakeIn(next.getTime() - Date.now());
+    }
+  }
+
+  private async fanOut(): Promise<void> {
+    this.fanOutWanted = false;
+    for (let round = 0; round < MAX_FAN_OUT_ROUNDS; round++) {
+      const result = await this.repository.fanOut(this.options.fanOutBatch);
+      if (result.busy) return this.wakeIn(FAN_OUT_BUSY_RETRY_MS, true);
+      if (result.scanned < this.options.fanOutBatch) return;
+    }
+    this.fanOutWanted = true;
+    this.again = true;
+  }
+
+  private async begin(jobs: ClaimedJob[]): Promise<void> {
+    if (this.stopped) return this.repository.release(jobs);
+    let payloads: Map<string, WebhookPayload>;
+    try {
+      payloads = await this.render([...new Set(jobs.map((j) => j.eventId))]);
+    } catch (err) {
+      this.logger.error({ err, jobs: jobs.length }, 'rendering webhook bodies failed; released for a later attempt');
+      return this.repository.release(jobs, RENDER_RETRY_MS);
+    }
+    const unrenderable = jobs.filter((j) => !payloads.has(j.eventId));
+    if (unrenderable.length > 0) {
+      this.logger.error({ eventIds: unrenderable.map((j) => j.eventId) }, 'webhook events without a body; released for a later attempt');
+      await this.repository.release(unrenderable, RENDER_RETRY_MS);
+    }
+    for (const job of jobs) {
+      const payload = payloads.get(job.eventId);
+      if (!payload) continue;
+      const controller = new AbortController();
+      const done = this.attempt(job, JSON.stringify(payload), controller.signal)
+        .catch((err: unknown) => this.logger.error({ err, jobId: job.jobId }, 'webhook attempt failed to record; retried when its lease ends'))
+        .finally(() => this.inFlight.delete(job.jobId));
+      this.inFlight.set(job.jobId, { controller, done });
+    }
+  }
+
+  private async attempt(job: ClaimedJob, body: string, signal: AbortSignal): Promise<void> {
+    const timestamp = Math.floor(Date.now() / 1000);
+    this.sending += 1;
+    let result: SendResult;
+    try {
+      result = await this.sender.send(job.url, signatureHeaders(job.secret, job.eventId, timestamp, body), body, signal);
+    } finally {
+      this.sending -= 1;
+      this.wake();
+    }
+    if (result.aborted) return this.repository.release([job]);
+    const last = result.ok || isLastAttempt(this.options, job.attempt);
+    const retryInMs = last ? null : retryDelayMs(this.options, job.attempt);
+    const status = result.ok ? 'succeeded' : 'failed';
+    this.countAttempt(status);
+    this.counters[status] += 1;
+    if (!result.ok && retryInMs === null) this.counters.abandoned += 1;
+    const recorded = await this.record({ job, status, responseStatus: result.responseStatus, error: result.error, retryInMs });
+    if (retryInMs !== null) this.wakeIn(retryInMs);
+    this.log(job, result, retryInMs, recorded);
+    const report: AttemptReport = { endpointId: job.endpointId, eventId: job.eventId, attempt: job.attempt, status, responseStatus: result.responseStatus, error: result.error, retryInMs, recorded };
+    for (const listener of this.listeners) listener(report);
+  }
+
+  /** Queues the attempt for the next recording statement; resolves once it is written (false: its lease was lost). */
+  private record(attempt: RecordedAttempt): Promise<boolean> {
+    const written = new Promise<boolean>((resolve, reject) => {
+      this.unrecorded.push({ attempt, settle: (outcome) => (outcome instanceof Error ? reject(outcome) : resolve(outcome)) });
+    });
+    this.flushRecords();
+    return written;
+  }
+
+  private flushRecords(): void {
+    if (this.recording || this.unrecorded.length === 0) return;
+    this.recording = (async () => {
+      while (this.unrecorded.length > 0) {
+        const batch = this.unrecorded.splice(0, RECORD_BATCH);
+        try {
+          const recorded = await this.repository.record(batch.map((b) => b.attempt));
+          for (const { attempt: a, settle } of batch) settle(recorded.has(attemptKey(a.job.endpointId, a.job.eventId, a.job.attempt)));
+        } catch (error) {
+          for (const { settle } of batch) settle(error instanceof Error ? error : new Error(String(error)));
+        }
+      }
+    })().finally(() => {
+      this.recording = null;
+      this.flushRecords();
+    });
+  }
+
+  private log(job: ClaimedJob, result: SendResult, retryInMs: number | null, recorded: boolean): void {
+    const fields = { endpointId: job.endpointId, eventId: job.eventId, attempt: job.attempt, responseStatus: result.responseStatus, error: result.error ?? undefined, retryInMs: retryInMs ?? undefined };
+    if (!recorded) this.logger.warn(fields, 'webhook attempt not recorded: its lease was lost (or the endpoint deleted)');
+    else if (result.ok) this.logger.debug(fields, 'webhook delivered');
+    else if (retryInMs !== null) this.logger.info(fields, 'webhook attempt failed; retrying');
+    else this.logger.warn(fields, 'webhook attempt failed; no attempts left');
+  }
+}

@@ -1,0 +1,197 @@
+import type { Database } from '../../db/database.js';
+
+/**
+ * Every statement of the delivery worker starts with this comment: it runs in the background, at
+ * any moment of a request, and tests that count a request's statements leave it out.
+ */
+export const WORKER_SQL_TAG = '/* webhook-worker */';
+
+/** A job this instance holds the lease of: the next attempt of one event to one endpoint. */
+export interface ClaimedJob {
+  jobId: string;
+  endpointId: string;
+  projectId: number;
+  eventId: string;
+  /** This attempt's number, from 1 per endpoint and event. */
+  attempt: number;
+  url: string;
+  secret: string;
+  leaseToken: string;
+}
+
+/** One attempt made, to record: `retryInMs` when the next one is due, null when there is none. */
+export interface RecordedAttempt {
+  job: ClaimedJob;
+  status: 'succeeded' | 'failed';
+  responseStatus: number | null;
+  error: string | null;
+  retryInMs: number | null;
+}
+
+export const attemptKey = (endpointId: string, eventId: string, attempt: number): string => `${endpointId}/${eventId}/${attempt}`;
+
+export interface FanOutResult {
+  /** Events wait but another instance (or an endpoint's creation) holds the fan-out. */
+  busy: boolean;
+  /** Events read past the fan-out position (a full batch: there may be more). */
+  scanned: number;
+  queued: number;
+}
+
+/** The delivery worker's SQL (CONTRACT §16): fan-out of events into jobs, claims under a lease, one record per attempt. */
+export class DeliveryRepository {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * Turns up to `batch` events past the fan-out position into one job per matching endpoint
+   * (same project, created before the event was numbered, wanting its type) and advances the
+   * position, in one statement. Numbered events become visible in stream order (they are
+   * numbered one run at a time, each run committing before the next), so nothing appears
+   * behind the position once it has passed.
+   */
+  async fanOut(batch: number): Promise<FanOutResult> {
+    const [row] = await this.db.query<{ ran: boolean; behind: boolean; scanned: number; queued: number }>(
+      `${WORKER_SQL_TAG}
+       WITH top AS (
+         SELECT coalesce((SELECT stream_pos FROM events WHERE stream_pos IS NOT NULL ORDER BY stream_pos DESC LIMIT 1), 0) AS pos
+       ),
+       -- locked only when there is something to do: an idle look writes nothing (no lock, no commit to flush)
+       position AS (
+         SELECT stream_pos FROM webhook_fanout WHERE stream_pos < (SELECT pos FROM top) FOR UPDATE SKIP LOCKED
+       ),
+       batch AS (
+         -- a scalar bound, so the scan of events_stream_idx starts at the position (and reads nothing without the lock)
+         SELECT e.id, e.project_id, e.type, e.stream_pos
+           FROM events e
+          WHERE e.stream_pos > (SELECT stream_pos FROM position)
+          ORDER BY e.stream_pos
+          LIMIT $1
+       ),
+       queued AS (
+         INSERT INTO webhook_jobs (endpoint_id, project_id, event_id, stream_pos)
+         SELECT w.id, b.project_id, b.id, b.stream_pos
+           FROM batch b
+           JOIN webhook_endpoints w ON w.project_id = b.project_id AND w.start_pos < b.stream_pos AND (w.types IS NULL OR b.type = ANY (w.types))
+          ORDER BY b.stream_pos, w.seq
+         ON CONFLICT (endpoint_id, event_id) DO NOTHING
+         RETURNING 1
+       ),
+       advanced AS (
+         UPDATE webhook_fanout SET stream_pos = (SELECT max(stream_pos) FROM batch) WHERE EXISTS (SELECT 1 FROM batch) RETURNING 1
+       )
+       SELECT EXISTS (SELECT 1 FROM position) AS ran,
+              (SELECT pos FROM top) > (SELECT stream_pos FROM webhook_fanout) AS behind,
+              (SELECT count(*)::int FROM batch) AS scanned,
+              (SELECT count(*)::int FROM queued) AS queued,
+              (SELECT count(*)::int FROM advanced) AS advanced`,
+      [batch],
+    );
+    return { busy: !row.ran && row.behind, scanned: row.scanned, queued: row.queued };
+  }
+
+  /**
+   * Leases up to `limit` due jobs to `leaseToken`: their next_attempt_at moves `leaseMs` ahead, so
+   * no other instance takes them meanwhile, and they are due again if this one dies holding them.
+   */
+  async claim(limit: number, leaseToken: string, leaseMs: number): Promise<ClaimedJob[]> {
+    const rows = await this.db.query<RawClaim>(
+      `${WORKER_SQL_TAG}
+       WITH due AS (
+         SELECT id FROM webhook_jobs
+          WHERE next_attempt_at <= now()
+          ORDER BY next_attempt_at, id
+          LIMIT $1
+          FOR UPDATE SKIP LOCKED
+       )
+       UPDATE webhook_jobs j
+          SET lease_token = $2, next_attempt_at = now() + make_interval(secs => $3::double precision / 1000)
+         FROM due, webhook_endpoints w
+        WHERE j.id = due.id AND w.id = j.endpoint_id
+       RETURNING j.id::text AS job_id, j.endpoint_id, j.project_id, j.event_id, j.attempts + 1 AS attempt, w.url, w.secret`,
+      [limit, leaseToken, leaseMs],
+    );
+    return rows.map((r) => ({
+      jobId: r.job_id,
+      endpointId: r.endpoint_id,
+      projectId: r.project_id,
+      eventId: r.event_id,
+      attempt: r.attempt,
+      url: r.url,
+      secret: r.secret,
+      leaseToken,
+    }));
+  }
+
+  /**
+   * Records attempts, one delivery row each, in one statement. An attempt with `retryInMs` makes
+   * its job due again then; without, the job is done (delivered, or out of attempts) and goes.
+   * Only while the lease is still the attempt's: one whose lease was lost (it ran out and another
+   * instance took the job, or the endpoint was deleted) writes nothing. Answers the attempts
+   * recorded, as `endpointId/eventId/attempt` keys.
+   */
+  async record(attempts: readonly RecordedAttempt[]): Promise<Set<string>> {
+    if (attempts.length === 0) return new Set();
+    const rows = await this.db.query<{ endpoint_id: string; event_id: string; attempt: number }>(
+      `${WORKER_SQL_TAG}
+       WITH input AS (
+         SELECT * FROM unnest($1::bigint[], $2::uuid[], $3::int[], $4::text[], $5::int[], $6::text[], $7::double precision[])
+                    AS i (job_id, token, attempt, status, response_status, error, retry_ms)
+       ),
+       retried AS (
+         UPDATE webhook_jobs j
+            SET attempts = j.attempts + 1, lease_token = NULL, next_attempt_at = now() + make_interval(secs => i.retry_ms / 1000)
+           FROM input i
+          WHERE j.id = i.job_id AND j.lease_token = i.token AND j.attempts + 1 = i.attempt AND i.retry_ms IS NOT NULL
+         RETURNING j.id, j.endpoint_id, j.project_id, j.event_id
+       ),
+       finished AS (
+         DELETE FROM webhook_jobs j USING input i
+          WHERE j.id = i.job_id AND j.lease_token = i.token AND j.attempts + 1 = i.attempt AND i.retry_ms IS NULL
+         RETURNING j.id, j.endpoint_id, j.project_id, j.event_id
+       )
+       INSERT INTO webhook_deliveries (endpoint_id, project_id, event_id, attempt, status, response_status, error)
+       SELECT d.endpoint_id, d.project_id, d.event_id, i.attempt, i.status, i.response_status, i.error
+         FROM (SELECT * FROM retried UNION ALL SELECT * FROM finished) d JOIN input i ON i.job_id = d.id
+        ORDER BY i.attempt, d.id
+       RETURNING endpoint_id, event_id, attempt`,
+      [
+        attempts.map((a) => a.job.jobId),
+        attempts.map((a) => a.job.leaseToken),
+        attempts.map((a) => a.job.attempt),
+        attempts.map((a) => a.status),
+        attempts.map((a) => a.responseStatus),
+        attempts.map((a) => a.error),
+        attempts.map((a) => a.retryInMs),
+      ],
+    );
+    return new Set(rows.map((r) => attemptKey(r.endpoint_id, r.event_id, r.attempt)));
+  }
+
+  /** Gives leases back without an attempt (shutdown, or the body could not be rendered): due again after `delayMs`. */
+  async release(jobs: readonly ClaimedJob[], delayMs = 0): Promise<void> {
+    if (jobs.length === 0) return;
+    await this.db.query(
+      `${WORKER_SQL_TAG}
+       UPDATE webhook_jobs j SET lease_token = NULL, next_attempt_at = now() + make_interval(secs => $3::double precision / 1000)
+         FROM unnest($1::bigint[], $2::uuid[]) AS held (id, token)
+        WHERE j.id = held.id AND j.lease_token = held.token`,
+      [jobs.map((j) => j.jobId), jobs.map((j) => j.leaseToken), delayMs],
+    );
+  }
+
+  /** When the earliest job is due (null: none); a leased job is due when its lease ends (its holder may be gone). */
+  async nextDue(): Promise<Date | null> {
+    const [row] = await this.db.query<{ at: Date | null }>(`${WORKER_SQL_TAG} SELECT min(next_attempt_at) AS at FROM webhook_jobs`);
+    return row?.at ?? null;
+  }
+}
+
+interface RawClaim {
+  job_id: string;
+  endpoint_id: string;
+  project_id: number;
+  event_id: string;
+  attempt: number;
+  url: string;
+  secret: string;
+}

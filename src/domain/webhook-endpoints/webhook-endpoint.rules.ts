@@ -1,0 +1,11 @@
+import { z } from 'zod';
+import { ProjectIdRule } from '../shared/ids.js';
+import { EVENT_TYPES } from './webhook-endpoint.types.js';
+
+/** Syntax only; where the URL may point is the UrlGuard's business (it needs DNS). */
+export const WebhookUrlRule = z.string().min(1).max(2048);
+
+/** At least one of the seven types; a repeated type counts once. */
+export const EventTypesRule = z.array(z.enum(EVENT_TYPES)).min(1).max(EVENT_TYPES.length);
+
+export const CreateEndpointRules = z.object({ projectId: ProjectIdRule, url: WebhookUrlRule, types: EventTypesRule.nullish() });

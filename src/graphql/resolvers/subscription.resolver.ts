@@ -1,0 +1,57 @@
+import { Arg, Ctx, ID, Resolver, Root, Subscription, type SubscribeResolverData } from 'type-graphql';
+import type { LedgerEventView } from '../../domain/events/event.types.js';
+import { notFound } from '../../domain/errors.js';
+import type { WalletView } from '../../domain/wallets/wallet.types.js';
+import type { GraphQLContext } from '../context.js';
+import { turnLoaders } from '../subscriptions/turn-loaders.js';
+import { WalletType } from '../types/wallet.type.js';
+import { LedgerEventType } from '../types/event.type.js';
+import { projectIdOf } from '../ids.js';
+
+type SubscribeData = SubscribeResolverData<unknown, Record<string, unknown>, GraphQLContext>;
+
+const overflow = (ctx: GraphQLContext) => ({ onOverflow: () => ctx.subscriber?.tooSlow() });
+
+/**
+ * Subscriptions (CONTRACT §16), served over WebSocket (subscriptions/websocket-server.ts). The
+ * `subscribe` functions open a feed, which checks access first: another owner's wallet or project
+ * is not_found, reported before any event. Each event is then resolved like a query answer, with
+ * loaders of the current turn (turn-loaders.ts), so its message shows the state after that event
+ * (or later, never earlier).
+ */
+@Resolver()
+export class SubscriptionResolver {
+  @Subscription(() => WalletType, {
+    nullable: true,
+    description: 'The wallet, with its balances, after each change of its balances, holds or status (each event that touches it), from now on.',
+    subscribe: async ({ args, context }: SubscribeData) => {
+      const { wallet, feed } = await context.services.eventFeeds.watchWallet(context.principal, String(args.walletId), overflow(context));
+      if (context.subscriber) context.subscriber.wallet = wallet;
+      return feed;
+    },
+  })
+  async walletChanged(@Root() event: LedgerEventView, @Arg('walletId', () => ID) walletId: string, @Ctx() ctx: GraphQLContext): Promise<WalletView> {
+    ctx.loaders = turnLoaders(ctx); // this turn's reads, shared with the other subscribers woken by the same events
+    const watched = ctx.subscriber;
+    // A wallet row changes only with its status, and each status change is an event that carries it.
+    if (event.subject.kind === 'wallet' && watched?.wallet && event.subject.wallet.id === watched.wallet.id) watched.wallet = event.subject.wallet;
+    if (watched?.wallet) return watched.wallet;
+    const wallet = await ctx.loaders.wallet.load(walletId);
+    if (!wallet) throw notFound('wallet', walletId);
+    return wallet;
+  }
+
+  @Subscription(() => LedgerEventType, {
+    nullable: true,
+    description: "The project's events from now on, each once, in increasing `seq`; only the `types` listed when given (e.g. [\"transaction.posted\"]).",
+    subscribe: ({ args, context }: SubscribeData) =>
+      context.services.eventFeeds.watchProject(context.principal, projectIdOf(String(args.projectId)), (args.types as string[] | null | undefined) ?? null, overflow(context)),
+  })
+  ledgerEvents(
+    @Root() event: LedgerEventView,
+    @Arg('projectId', () => ID) _projectId: string,
+    @Arg('types', () => [String], { nullable: true, description: 'Event types to receive (transaction.posted, hold.created, …); all when absent.' }) _types: string[] | null,
+  ): LedgerEventView {
+    return event;
+  }
+}

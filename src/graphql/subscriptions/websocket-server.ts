@@ -1,0 +1,184 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { GraphQLError, type ExecutionArgs, type GraphQLSchema } from 'graphql';
+import type { Context, SubscribePayload } from 'graphql-ws';
+import { useServer, type Extra } from 'graphql-ws/use/ws';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { Principal } from '../../domain/auth/api-key.service.js';
+import { LedgerError } from '../../domain/errors.js';
+import { toLedgerError } from '../../domain/shared/error-translation.js';
+import type { Logger } from '../../logger.js';
+import type { Services } from '../../services.js';
+import { createContext } from '../context.js';
+import type { GraphQLLimits } from '../limits/limits.js';
+import { CLOSE } from './close-codes.js';
+import { formatSubscriptionError, OperationChecks } from './operation-checks.js';
+
+/** The path subscriptions are served on: the GraphQL endpoint's own (CONTRACT §16). */
+const PATH = '/graphql';
+/** A client message larger than this closes the socket (1009): documents are small. */
+const MAX_MESSAGE_BYTES = 100 * 1024;
+/** Subscriptions one connection may hold at once (the console holds one per wallet on screen, about 20). */
+export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 100;
+
+/** One authenticated connection. */
+interface Session {
+  apiKey: string;
+  principal: Principal;
+  requestId: string;
+  log: Logger;
+  socket: WebSocket;
+}
+
+type ConnectionContext = Context<Record<string, unknown> | undefined, Extra & Partial<{ session: Session }>>;
+
+export interface SubscriptionServerOptions {
+  schema: GraphQLSchema;
+  services: Services;
+  limits: GraphQLLimits;
+  logger: Logger;
+}
+
+export interface SubscriptionServer {
+  /** Closes every connection with 1001 (terminating those that do not answer within `graceMs`) and stops accepting new ones. */
+  close(graceMs?: number): Promise<void>;
+}
+
+/**
+ * GraphQL subscriptions over WebSocket on the HTTP server's /graphql (protocol
+ * graphql-transport-ws, the graphql-ws package). The api_key travels in connection_init's payload
+ * (`{"api_key": "…"}`; the upgrade request's `api_key` header is accepted too, for gateways that
+ * forward headers): missing or unknown closes the socket with 4401, and so does a key revoked
+ * while connected (re-checked whenever its owner's keys change, on any instance). Each subscribe
+ * message passes the same limits as an HTTP document (tokens, depth, aliases, cost) and counts one
+ * call against the owner's daily quota. Queries and mutations stay on HTTP.
+ */
+export function attachSubscriptionServer(server: Server, options: SubscriptionServerOptions): SubscriptionServer {
+  const { schema, services, limits, logger } = options;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const sessions = new Set<Session>();
+  const checks = new OperationChecks(schema, limits);
+  let closing = false;
+  services.metrics.gauge('ledger_websocket_connections', 'Open WebSocket connections on /graphql (subscriptions)', () => wss.clients.size);
+  services.metrics.gauge('ledger_graphql_subscriptions', 'Open GraphQL subscriptions on this instance', () => services.eventFeeds.size);
+  const countDropped = services.metrics.counter('ledger_graphql_subscribers_dropped_total', 'Subscription connections closed with 1013 because the subscriber fell behind');
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const { pathname } = new URL(req.url ?? '/', 'http://localhost');
+    if (closing || pathname !== PATH) {
+      socket.end(`HTTP/1.1 ${closing ? '503 Service Unavailable' : '404 Not Found'}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+  };
+  server.on('upgrade', onUpgrade);
+
+  const stopFollowing = services.apiKeys.onOwnerChange((ownerId) => {
+    for (const session of sessions) if (ownerId === null || session.principal.ownerId === ownerId) void recheck(session);
+  });
+  const recheck = async (session: Session) => {
+    try {
+      session.principal = await services.apiKeys.authenticate(session.apiKey);
+    } catch (error) {
+      const refused = toLedgerError(error).code === 'unauthorized';
+      if (!refused) session.log.warn({ err: error }, 'could not re-check the api_key of a subscription connection');
+      if (refused) close(session.socket, CLOSE.unauthorized);
+    }
+  };
+
+  const dispose = useServer<Record<string, unknown> | undefined, { session: Session }>(
+    {
+      schema,
+      isProd: true, // close reasons never carry internal error messages
+      async onConnect(ctx) {
+        const session = await authenticate(ctx);
+        if (!session || session.socket.readyState !== session.socket.OPEN) return false; // refused, or gone meanwhile
+        ctx.extra.session = session;
+        sessions.add(session);
+        return true;
+      },
+      onClose(ctx) {
+        if (ctx.extra.session) sessions.delete(ctx.extra.session);
+      },
+      onSubscribe: (ctx, _id, payload) => prepare(ctx, payload),
+      onNext: (ctx, _id, _payload, _args, result) => ({ ...result, errors: result.errors?.map((error) => format(ctx, error, true)) }),
+      onError: (ctx, _id, _payload, errors) => errors.map((error) => format(ctx, error, false)),
+    },
+    wss,
+  );
+
+  async function authenticate(ctx: ConnectionContext): Promise<Session | null> {
+    const socket = ctx.extra.socket;
+    const fromPayload = ctx.connectionParams?.api_key;
+    const fromHeader = ctx.extra.request.headers.api_key;
+    const apiKey = typeof fromPayload === 'string' ? fromPayload : typeof fromHeader === 'string' ? fromHeader : '';
+    const requestId = randomUUID();
+    const log = logger.child({ requestId });
+    try {
+      const principal = await services.apiKeys.authenticate(apiKey || undefined);
+      log.info({ owner: principal.ownerId }, 'subscription connection');
+      return { apiKey, principal, requestId, log, socket };
+    } catch (error) {
+      const unauthorized = toLedgerError(error).code === 'unauthorized';
+      if (!unauthorized) log.error({ err: error }, 'subscription connection: authentication failed');
+      // Closing here makes graphql-ws's own close (4403 after `false`) a no-op.
+      close(socket, unauthorized ? CLOSE.unauthorized : CLOSE.internal);
+      return null;
+    }
+  }
+
+  /** Parses, validates and costs a subscribe message; counts the call; builds its context. */
+  async function prepare(ctx: ConnectionContext, payload: SubscribePayload): Promise<ExecutionArgs | readonly GraphQLError[]> {
+    const session = ctx.extra.session!;
+    const active = Object.keys(ctx.subscriptions).length; // this one's reservation included
+    if (active > MAX_SUBSCRIPTIONS_PER_CONNECTION) {
+      const problem = `a connection may hold at most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} subscriptions at once`;
+      return [new GraphQLError(problem, { originalError: new LedgerError('validation_error', problem, { limit: 'subscriptions', maximum: MAX_SUBSCRIPTIONS_PER_CONNECTION }) })];
+    }
+    const checked = checks.check(payload);
+    if (Array.isArray(checked)) return checked;
+    const { document, operation, operationName, variables } = checked;
+    try {
+      await services.calls.admit(session.principal.ownerId, session.principal.plan.api_calls_per_day);
+    } catch (error) {
+      const refusal = toLedgerError(error);
+      return [new GraphQLError(refusal.message, { originalError: refusal })];
+    }
+    services.metrics.countGraphqlOperation(operation.operation, false);
+    const contextValue = createContext(session.principal, services, session.requestId, session.log, limits);
+    contextValue.subscriber = {
+      tooSlow: () => {
+        countDropped();
+        session.log.warn({ owner: session.principal.ownerId }, 'subscriber too slow: connection closed (1013)');
+        close(session.socket, CLOSE.tooSlow);
+      },
+    };
+    return { schema, document, operationName, variableValues: variables, contextValue };
+  }
+
+  function format(ctx: ConnectionContext, error: GraphQLError, inResult: boolean) {
+    const { formatted, unexpected } = formatSubscriptionError(error, inResult);
+    if (unexpected) (ctx.extra.session?.log ?? logger).error({ err: error.originalError ?? error, path: error.path }, 'unexpected GraphQL subscription error');
+    return formatted;
+  }
+
+  return {
+    async close(graceMs = 1_000) {
+      closing = true;
+      stopFollowing();
+      server.off('upgrade', onUpgrade);
+      const fuse = setTimeout(() => {
+        for (const client of wss.clients) client.terminate();
+      }, graceMs);
+      fuse.unref();
+      for (const client of wss.clients) close(client, CLOSE.goingAway);
+      await dispose.dispose();
+      clearTimeout(fuse);
+    },
+  };
+}
+
+function close(socket: WebSocket, { code, reason }: { code: number; reason: string }): void {
+  socket.close(code, reason);
+}

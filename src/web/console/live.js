@@ -1,0 +1,70 @@
+// Live wallet balances over GraphQL subscriptions: graphql-ws's browser client (served as
+// /static/graphql-ws.js, the global `graphqlWs`) on the service's own /graphql, the api_key in
+// connection_init. When the socket is not connected (no WebSocket, a proxy that drops it, a
+// refused key), `connected` is false and the console keeps polling.
+const WALLET_CHANGED = `subscription($id: ID!) { walletChanged(walletId: $id) {
+  id status balances { currency balance held available } } }`;
+
+export function liveWallets({ apiKey, onWallet, onState }) {
+  const url = new URL('/graphql', location.href).toString().replace(/^http/, 'ws');
+  const subscriptions = new Map(); // wallet id → dispose
+  let client = null;
+  let clientKey = null;
+  let connected = false;
+
+  const setConnected = (value) => {
+    if (connected === value) return;
+    connected = value;
+    onState(value);
+  };
+
+  function clientForKey() {
+    if (typeof graphqlWs === 'undefined' || typeof WebSocket === 'undefined') return null;
+    const key = apiKey.get();
+    if (client && clientKey === key) return client;
+    for (const dispose of subscriptions.values()) dispose();
+    subscriptions.clear();
+    client?.dispose();
+    clientKey = key;
+    client = graphqlWs.createClient({
+      url,
+      connectionParams: () => ({ api_key: apiKey.get() }),
+      lazy: true,
+      on: { connected: () => setConnected(true), closed: () => setConnected(false) },
+    });
+    return client;
+  }
+
+  return {
+    get connected() {
+      return connected;
+    },
+    /** Follows exactly these wallets: subscribes to the new ones, completes the others. */
+    watch(walletIds) {
+      const live = clientForKey();
+      if (!live) return;
+      const wanted = new Set(walletIds.filter(Boolean));
+      for (const [id, dispose] of subscriptions) {
+        if (wanted.has(id)) continue;
+        dispose();
+        subscriptions.delete(id);
+      }
+      for (const id of wanted) {
+        if (subscriptions.has(id)) continue;
+        const forget = () => subscriptions.delete(id);
+        subscriptions.set(id, live.subscribe({ query: WALLET_CHANGED, variables: { id } }, {
+          next: (result) => result.data?.walletChanged && onWallet(result.data.walletChanged),
+          error: forget, // polling covers it; the next watch() subscribes again
+          complete: forget,
+        }));
+      }
+    },
+    stop() {
+      for (const dispose of subscriptions.values()) dispose();
+      subscriptions.clear();
+      client?.dispose();
+      client = null;
+      setConnected(false);
+    },
+  };
+}

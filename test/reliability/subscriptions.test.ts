@@ -1,0 +1,93 @@
+import { expectStatus, fundedProject, transfer, type FundedProject } from '../support/fixtures.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { WsClient, wsUrl } from '../graphql/support/ws-client.js';
+
+/**
+ * CONTRACT §16: an event reaches subscribers on every instance within 1 s of its commit, and a
+ * slow subscriber holds up neither postings nor the other subscribers. Two instances (A and B)
+ * serve one database, each with its own LISTEN connection and event hub.
+ */
+let a: TestApp;
+let b: TestApp;
+let key: string;
+beforeAll(async () => {
+  a = await startTestApp();
+  b = await startTestApp({ databaseUrl: a.databaseUrl, subscriptionBuffer: 64 });
+  key = await a.issueKey('subs-reliability');
+});
+afterAll(async () => {
+  await b?.close();
+  await a?.close();
+});
+
+const LEDGER_EVENTS = 'subscription($projectId: ID!) { ledgerEvents(projectId: $projectId) { seq type data } }';
+const WALLET_CHANGED = 'subscription($id: ID!) { walletChanged(walletId: $id) { id balances { balance } } }';
+
+async function subscribed(t: TestApp, client: WsClient, id: string, query: string, variables: Record<string, unknown>): Promise<void> {
+  const open = t.app.services.eventFeeds.size;
+  client.subscribe(id, query, variables);
+  await t.app.services.eventFeeds.whenSize((size) => size > open);
+}
+
+describe('two instances: subscribed on B, posted on A', () => {
+  it('delivers every posting to B’s subscribers within 1 s of its commit', async () => {
+    const p = await fundedProject(a, key, { customers: 1 });
+    const client = await WsClient.connect(wsUrl(b.baseUrl), key);
+    await subscribed(b, client, 'wallet', WALLET_CHANGED, { id: p.customers[0].id });
+    await subscribed(b, client, 'events', LEDGER_EVENTS, { projectId: String(p.projectId) });
+    const latencies: number[] = [];
+    for (let i = 1; i <= 20; i++) {
+      const sent = performance.now();
+      await transfer(a, p, p.system.id, p.customers[0].id, 1);
+      const [wallet, event] = await Promise.all([client.take('wallet', 1, 1_000), client.take('events', 1, 1_000)]);
+      latencies.push(performance.now() - sent);
+      expect(wallet[0].data.walletChanged.balances).toEqual([{ balance: String(i) }]);
+      expect(event[0].data.ledgerEvents).toMatchObject({ type: 'transaction.posted', data: { to: p.customers[0].address, amount: 1 } });
+    }
+    latencies.sort((x, y) => x - y);
+    console.log(`A's posting → B's subscriber (from the request): p50 ${latencies[10].toFixed(1)} ms, max ${latencies[19].toFixed(1)} ms`);
+    expect(latencies[19]).toBeLessThan(1_000);
+    await client.close();
+  });
+});
+
+describe('a slow subscriber', () => {
+  /** About 4 KiB of metadata per transfer, so that a stalled socket fills its TCP buffers within a few requests. */
+  const metadata = { note: 'x'.repeat(3_900) };
+
+  it('is closed with 1013 when its buffer fills, while postings and the other subscribers go on', async () => {
+    const p: FundedProject = await fundedProject(b, key, { customers: 2, systemBalance: 1_000_000 });
+    const [c1, c2] = p.customers;
+    const fast = await WsClient.connect(wsUrl(b.baseUrl), key);
+    const slow = await WsClient.connect(wsUrl(b.baseUrl), key);
+    await subscribed(b, fast, 'events', LEDGER_EVENTS, { projectId: String(p.projectId) });
+    await subscribed(b, slow, 'events', LEDGER_EVENTS, { projectId: String(p.projectId) });
+    slow.socket.pause(); // reads nothing more: its TCP buffers fill, then its feed of 64 events
+
+    const dropped = b.app.services.eventFeeds.whenSize((size) => size === 1).then(() => true);
+    let posted = 0;
+    let received = 0;
+    for (let request = 0; request < 300 && !(await Promise.race([dropped, Promise.resolve(false)])); request++) {
+      const legs = Array.from({ length: 20 }, (_, i) => ({ amount: 1, currency: p.symbol, from: p.system.id, to: i % 2 ? c1.id : c2.id, metadata }));
+      const started = performance.now();
+      await expectStatus(b.request('POST', '/transactions/batch', { key, body: { projectId: p.projectId, transfers: legs } }), 201);
+      expect(performance.now() - started).toBeLessThan(2_000); // postings are not held up
+      posted += legs.length;
+      received += (await fast.take('events', legs.length, 2_000)).length; // nor is the fast subscriber
+    }
+    expect(await dropped).toBe(true);
+    console.log(`slow subscriber dropped after ${posted} events; the fast one received ${received}`);
+    expect(received).toBe(posted);
+
+    // Once it reads again, the slow one finds what was sent before the drop, then the close frame.
+    slow.socket.resume();
+    expect(await slow.closed).toEqual({ code: 1013, reason: expect.stringMatching(/too slow/) });
+    const metrics = await (await fetch(`${b.baseUrl}/metrics`)).text();
+    expect(metrics).toMatch(/^ledger_graphql_subscribers_dropped_total 1$/m);
+    expect(metrics).toMatch(/^ledger_graphql_subscriptions 1$/m);
+    // and posting still reaches the fast one
+    await transfer(b, p, p.system.id, c1.id, 1);
+    expect((await fast.take('events', 1))[0].data.ledgerEvents.type).toBe('transaction.posted');
+    await fast.close();
+  });
+});
