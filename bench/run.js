@@ -7,7 +7,10 @@
 //          --peers list (pgbench,postgraphile; `none` for none), --pgbench-clients n (= connections),
 //          --baseline-only (no service: seed the baseline by SQL; for developing the harness),
 //          --keep-logs (print the children's last output at the end),
-//          --cpu-prof (run the service with node --cpu-prof; prints where its CPU time went).
+//          --cpu-prof (run the service with node --cpu-prof; prints where its CPU time went),
+//          --variant name:ENV=value[,ENV=value] (repeatable: one more service arm, `service-name`, with
+//          that environment, on its own copy of the seeded ledger; A/B of a setting in one run;
+//          NODE_FLAGS=... in it replaces the node flags of package.json `start`, e.g. p:NODE_FLAGS=--max-semi-space-size=64).
 // See bench/README.md.
 
 import { copyFileSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,7 +19,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { startCluster, harnessPool } from './lib/postgres.js';
-import { startServer, freePort, ROOT } from './lib/processes.js';
+import { startServer, freePort, serviceNodeFlags, ROOT } from './lib/processes.js';
 import { seedService, seedBaselineBySql, copyRows, SEED } from './lib/seed.js';
 import { runLoad, sampleStatements, resetStatements, statementsOfRun } from './lib/load.js';
 import { clusterCpuMs, processCpuMs, processCpuSplitMs } from './lib/cpu.js';
@@ -51,6 +54,7 @@ const { values: opts, positionals } = parseArgs({
     'baseline-only': { type: 'boolean', default: false },
     'keep-logs': { type: 'boolean', default: false },
     'cpu-prof': { type: 'boolean', default: false },
+    variant: { type: 'string', multiple: true, default: [] },
   },
 });
 const names = positionals.flatMap((p) => (p === 'all' ? Object.keys(WORKLOADS) : p.split(','))).filter(Boolean);
@@ -66,6 +70,16 @@ const warmup = Number(opts.warmup);
 const pgbenchClients = Number(opts['pgbench-clients'] ?? connections);
 const baselineOnly = opts['baseline-only'];
 const peersAsked = opts.peers === 'none' ? [] : opts.peers.split(',').filter(Boolean);
+/** `--variant p1:LEDGER_POSTING_PIPELINE=1` → { name: 'service-p1', env: { LEDGER_POSTING_PIPELINE: '1' } } */
+const variants = opts.variant.map((spec) => {
+  const match = /^([a-z0-9_]+):(.+)$/.exec(spec);
+  if (!match) {
+    console.error(`--variant ${spec}: expected name:ENV=value[,ENV=value] (name of a-z 0-9 _)`);
+    process.exit(2);
+  }
+  const env = Object.fromEntries(match[2].split(',').map((pair) => pair.split('=')).map(([k, ...v]) => [k, v.join('=')]));
+  return { name: `service-${match[1]}`, db: `service_${match[1]}`, env };
+});
 const peersNeeded = PEERS.filter((p) => peersAsked.includes(p) && names.some((n) => PEERS_OF[n].includes(p)));
 
 const argv = process.argv.slice(2);
@@ -130,6 +144,10 @@ async function main() {
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => onSignal(signal));
   const cluster = resources.cluster;
   const urls = { service: await cluster.createMigratedDatabase(DB.service), baseline: await cluster.createMigratedDatabase(DB.baseline) };
+  for (const variant of baselineOnly ? [] : variants) {
+    DB[variant.db] = `bench_${variant.db}`;
+    urls[variant.db] = await cluster.createMigratedDatabase(DB[variant.db]);
+  }
   if (peersNeeded.includes('pgbench')) urls.pgbench = await cluster.createMigratedDatabase(DB.pgbench);
   const pools = Object.fromEntries(Object.entries(urls).map(([name, url]) => [name, harnessPool(url)]));
   resources.pools.push(...Object.values(pools));
@@ -148,11 +166,15 @@ async function main() {
   };
   if (!baselineOnly) {
     const profiling = opts['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-    await serverArm('service', [...profiling, 'dist/src/main.js'], 'service', {
-      LEDGER_ADMIN_TOKEN: adminToken,
-      LEDGER_EXPOSE_STATEMENT_COUNT: 'true',
-      LOG_LEVEL: 'warn',
-    });
+    const serviceEnv = { LEDGER_ADMIN_TOKEN: adminToken, LEDGER_EXPOSE_STATEMENT_COUNT: 'true', LOG_LEVEL: 'warn' };
+    const flags = serviceNodeFlags();
+    say(`         service: node ${[...flags, 'dist/src/main.js'].join(' ')} (as npm start)`);
+    await serverArm('service', [...flags, ...profiling, 'dist/src/main.js'], 'service', serviceEnv);
+    for (const variant of variants) {
+      const { NODE_FLAGS: nodeFlags, ...env } = variant.env;
+      say(`         ${variant.name}: the service with ${Object.entries(variant.env).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+      await serverArm(variant.name, [...(nodeFlags === undefined ? flags : nodeFlags.split(' ').filter(Boolean)), 'dist/src/main.js'], variant.db, { ...serviceEnv, ...env });
+    }
   }
   await serverArm('baseline', ['bench/baseline/server.js'], 'baseline', { POOL_SIZE: '20' });
   if (peersNeeded.includes('postgraphile')) await serverArm('postgraphile', ['bench/postgraphile/server.js'], 'baseline', { POOL_SIZE: '20', NODE_ENV: 'production' });
@@ -335,7 +357,7 @@ async function main() {
 
 /** The arms a workload runs on: the service, the baseline and its peers that are wanted. */
 function armsOf(name) {
-  return ['service', 'baseline', ...PEERS_OF[name].filter((p) => peersNeeded.includes(p))];
+  return ['service', ...(baselineOnly ? [] : variants.map((v) => v.name)), 'baseline', ...PEERS_OF[name].filter((p) => peersNeeded.includes(p))];
 }
 
 /** PostgreSQL ERROR/FATAL lines of a run, counted by their first words. */

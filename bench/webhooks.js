@@ -1,6 +1,6 @@
 // Outbound webhooks (CONTRACT §16): how many deliveries per second the service makes to a local receiver.
 //
-//   npm run build && ./node_modules/.bin/node bench/webhooks.js [--events 20000] [--endpoints 1] [--concurrency 32] [--rounds 2]
+//   npm run build && ./node_modules/.bin/node bench/webhooks.js [--events 20000] [--endpoints 1] [--concurrency 32] [--rounds 3]
 //
 // One throw-away embedded PostgreSQL (bench/lib/postgres.js) and the service as a child process
 // (`LEDGER_WEBHOOK_ALLOW_PRIVATE=true`, `LEDGER_WEBHOOK_CONCURRENCY` = --concurrency). The
@@ -32,11 +32,16 @@ const option = (name, fallback) => {
 const EVENTS = option('events', 20_000);
 const ENDPOINTS = option('endpoints', 1);
 const CONCURRENCY = option('concurrency', 32);
-const ROUNDS = option('rounds', 2);
+const ROUNDS = option('rounds', 3);
 const LATENCY_SAMPLES = 200;
 const ADMIN = 'bench-webhooks-admin-token';
 
 const log = (...line) => console.log(...line);
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
 const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -135,7 +140,15 @@ async function main() {
       await sleep(20);
     }
     log(`  latency, 201 of a transfer -> receiver: p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${percentile(latencies, 0.99).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms (${LATENCY_SAMPLES} single transfers)`);
-    log(`webhook deliveries per second (backlog, median of rounds): ${percentile(rates, 0.5).toFixed(0)}`);
+    log(`webhook deliveries per second (backlog): median ${median(rates).toFixed(0)}, rounds ${rates.map((r) => r.toFixed(0)).join(' / ')}`);
+    // where the delivery worker's database time went (pg_stat_statements, whole run; the postings that made the events left out)
+    const top = await sql.query(
+      `SELECT calls, round(total_exec_time)::int AS total_ms, round(mean_exec_time::numeric, 2) AS mean_ms, regexp_replace(left(query, 110), '\\s+', ' ', 'g') AS query
+         FROM pg_stat_statements
+        WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND (query ~ 'webhook_(jobs|fanout|deliveries)' OR query ~ 'e.id = ANY')
+        ORDER BY total_exec_time DESC LIMIT 8`,
+    ).catch(() => ({ rows: [] }));
+    for (const row of top.rows) log(`  db: ${String(row.total_ms).padStart(7)} ms total, ${String(row.calls).padStart(7)} calls, ${String(row.mean_ms).padStart(7)} ms mean  ${row.query}`);
     if (service.problems.count) log(`service logged ${service.problems.count} warnings or errors; first: ${service.problems.first.join(' | ')}`);
     await sql.end();
   } finally {

@@ -32,6 +32,8 @@ export interface AppOptions {
   subscriptionBuffer?: number;
   /** Outbound webhooks (LEDGER_WEBHOOK_*); DEFAULT_WEBHOOKS (src/services.ts) when absent. */
   webhooks?: WebhookOptions;
+  /** Posting batches in the database at once; DEFAULT_POSTING_PIPELINE (src/domain/ledger/posting-queue.ts) when absent. */
+  postingPipeline?: number;
 }
 
 export interface App {
@@ -44,7 +46,7 @@ export interface App {
 
 export async function createApp(options: AppOptions): Promise<App> {
   const { db, logger } = options;
-  const services = await createServices(db, logger, { lotSweep: options.lotSweep, webhooks: options.webhooks, subscriptionBuffer: options.subscriptionBuffer });
+  const services = await createServices(db, logger, { lotSweep: options.lotSweep, webhooks: options.webhooks, subscriptionBuffer: options.subscriptionBuffer, postingPipeline: options.postingPipeline });
   const graphql = await createGraphQLEndpoint(services, graphQLLimits(options.graphqlMaxCost), { sqlPlans: options.graphqlSqlPlans ?? true, exposePlan: options.exposeStatementCount ?? false });
   const server = createHttpServer({
     routes: [...allRoutes(services, graphql), metricsRoute(services.metrics, options.metricsToken), ...webRoutes()],

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_POSTING_PIPELINE } from './domain/ledger/posting-queue.js';
 
 export interface Config {
   host: string;
@@ -28,6 +29,8 @@ export interface Config {
   subscriptionBuffer: number;
   /** Outbound webhooks (src/domain/webhook-endpoints): private targets allowed, send timeout, retry schedule, worker size. */
   webhooks: WebhookSettings;
+  /** LEDGER_POSTING_PIPELINE: posting batches in the database at once (src/domain/ledger/posting-queue.ts). */
+  postingPipeline: number;
 }
 
 export interface WebhookSettings {
@@ -113,5 +116,6 @@ export function loadConfig(env: Env = process.env): Config {
       concurrency: integer(env, 'LEDGER_WEBHOOK_CONCURRENCY', 32, 1, 1_000),
       pollMs: integer(env, 'LEDGER_WEBHOOK_POLL_MS', 1_000, 10, 60_000),
     },
+    postingPipeline: integer(env, 'LEDGER_POSTING_PIPELINE', DEFAULT_POSTING_PIPELINE, 1, 64),
   };
 }

@@ -90,7 +90,7 @@ export const DEFAULT_LOT_SWEEP: LotSweeperOptions = { intervalMs: 1_000, batchSi
 /** The webhook defaults when the caller gives none: see LEDGER_WEBHOOK_* in src/config.ts. */
 export const DEFAULT_WEBHOOKS: WebhookSettings = { allowPrivate: false, timeoutMs: 10_000, retryBaseMs: 10_000, maxAttempts: 8, concurrency: 32, pollMs: 1_000 };
 
-export async function createServices(db: Database, logger: Logger, options: { lotSweep?: LotSweeperOptions; webhooks?: WebhookOptions; subscriptionBuffer?: number } = {}): Promise<Services> {
+export async function createServices(db: Database, logger: Logger, options: { lotSweep?: LotSweeperOptions; webhooks?: WebhookOptions; subscriptionBuffer?: number; postingPipeline?: number } = {}): Promise<Services> {
   const notifications = new NotificationChannel(db.url, logger);
   const apiKeys = new ApiKeyService(new ApiKeyRepository(db), await loadPlans(db));
   await apiKeys.followChanges(notifications);
@@ -99,10 +99,14 @@ export async function createServices(db: Database, logger: Logger, options: { lo
   const eventRepository = new EventRepository(db);
   const eventSequencer = new EventSequencer(eventRepository, logger);
   // one queue: every posting request (transfers, seeds, batches, holds, captures, voids, reversals) takes one path
-  const queue = new PostingQueue(ledgerRepository, (results) => {
-    metrics.observePostingCommit(results.map(postingOutcome));
-    eventSequencer.poke();
-  });
+  const queue = new PostingQueue(
+    ledgerRepository,
+    (results) => {
+      metrics.observePostingCommit(results.map(postingOutcome));
+      eventSequencer.poke();
+    },
+    { pipeline: options.postingPipeline },
+  );
   const ledger = new LedgerService(ledgerRepository, queue);
   const wallets = new WalletService(db, () => eventSequencer.poke());
   const holdRepository = new HoldRepository(db);

@@ -57,7 +57,7 @@ export async function main(stopTracing?: () => Promise<void>): Promise<void> {
     target = await connectTarget(config, logger);
     db = await openDatabase(target.url, logger, config.dbPoolSize);
     if (config.autoMigrate) await migrate(db, logger);
-    app = await createApp({ db, logger, adminToken: config.adminToken, exposeStatementCount: config.exposeStatementCount, graphqlMaxCost: config.graphqlMaxCost, graphqlSqlPlans: config.graphqlSqlPlans, corsOrigins: config.corsOrigins, metricsToken: config.metricsToken, lotSweep: config.lotSweep, webhooks: config.webhooks, subscriptionBuffer: config.subscriptionBuffer });
+    app = await createApp({ db, logger, adminToken: config.adminToken, exposeStatementCount: config.exposeStatementCount, graphqlMaxCost: config.graphqlMaxCost, graphqlSqlPlans: config.graphqlSqlPlans, corsOrigins: config.corsOrigins, metricsToken: config.metricsToken, lotSweep: config.lotSweep, webhooks: config.webhooks, subscriptionBuffer: config.subscriptionBuffer, postingPipeline: config.postingPipeline });
     // Libraries may install their own SIGTERM/SIGINT handlers (Apollo Server does unless
     // `stopOnTerminationSignals: false`; its concurrent stop() then never settles and the
     // process hangs). The service owns its shutdown: keep only our handlers.

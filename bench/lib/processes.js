@@ -2,6 +2,7 @@
 // `listening on http://HOST:PORT` line, keep their output, stop them by their own pid.
 
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +10,12 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** Node 24 from the `node` devDependency, never the system node. */
 export const NODE = path.join(ROOT, 'node_modules/.bin/node');
+
+/** The node flags `npm start` gives the service (package.json `start`): the service runs here as it runs there. */
+export function serviceNodeFlags() {
+  const start = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start;
+  return start.split(/\s+/).filter((word) => word.startsWith('--'));
+}
 
 export function freePort() {
   return new Promise((resolve, reject) => {

@@ -45,18 +45,24 @@ export function printSummary({ say, command, results, arms, problems, answerChec
       fixed(a[arm].cpuApp, 3),
       fixed(a[arm].cpuPg, 3),
     ]);
-    for (const other of names.filter((n) => n !== 'service' && a.service)) {
+    // every service arm (the service, then its --variant arms) over every reference, then each variant over the service
+    const services = names.filter((n) => n.startsWith('service'));
+    const pairs = [
+      ...services.flatMap((mine) => names.filter((n) => !n.startsWith('service')).map((other) => [mine, other])),
+      ...services.filter((n) => n !== 'service' && a.service).map((variant) => [variant, 'service']),
+    ];
+    for (const [mine, other] of pairs) {
       rows.push([
-        `service/${other}`,
-        fixed(ratio(a.service.okPerSecond, a[other].okPerSecond), 2),
-        fixed(ratio(a.service.p50, a[other].p50), 2),
-        fixed(ratio(a.service.p99, a[other].p99), 2),
+        `${mine}/${other}`,
+        fixed(ratio(a[mine].okPerSecond, a[other].okPerSecond), 2),
+        fixed(ratio(a[mine].p50, a[other].p50), 2),
+        fixed(ratio(a[mine].p99, a[other].p99), 2),
         '',
         '',
-        fixed(ratio(result.samples.service?.latencyMedian, result.samples[other]?.latencyMedian), 2),
-        fixed(ratio(a.service.peakRss, a[other].peakRss), 2),
-        fixed(ratio(a.service.cpuApp, a[other].cpuApp), 2),
-        fixed(ratio(a.service.cpuPg, a[other].cpuPg), 2),
+        fixed(ratio(result.samples[mine]?.latencyMedian, result.samples[other]?.latencyMedian), 2),
+        fixed(ratio(a[mine].peakRss, a[other].peakRss), 2),
+        fixed(ratio(a[mine].cpuApp, a[other].cpuApp), 2),
+        fixed(ratio(a[mine].cpuPg, a[other].cpuPg), 2),
       ]);
     }
     say();

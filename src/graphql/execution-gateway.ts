@@ -4,6 +4,7 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { mergesConditionalFields } from './conditional-merge.js';
 import type { GraphQLContext } from './context.js';
 import { planQuery } from './sql-plan/planner.js';
+import { PreparedPlans } from './sql-plan/prepared.js';
 import { RawJsonData } from './sql-plan/raw-json.js';
 
 const CACHE_SIZE = 500;
@@ -23,10 +24,11 @@ const CACHE_SIZE = 500;
  */
 export function executionGateway(schema: GraphQLSchema, options: { sqlPlans: boolean }): GatewayInterface {
   const compiled = new Map<string, CompiledQuery | typeof INTERPRETER>();
+  const prepared = new PreparedPlans();
   const executor: GatewayExecutor = async (requestContext) => {
     const context = requestContext.context as unknown as GraphQLContext;
     if (options.sqlPlans) {
-      const data = await planned(schema, requestContext.document, requestContext.operationName, requestContext.request.variables, context);
+      const data = await planned(schema, prepared, requestContext.document, requestContext.operationName, requestContext.request.variables, context);
       if (data) return { data: data as unknown as Record<string, unknown> };
     }
     const key = `${requestContext.queryHash}/${requestContext.operationName ?? ''}`;
@@ -60,10 +62,10 @@ export function executionGateway(schema: GraphQLSchema, options: { sqlPlans: boo
 /** graphql-js's interpreter, for the documents graphql-jit would execute wrongly (conditional-merge.ts). */
 const INTERPRETER = 'interpreter';
 
-async function planned(schema: GraphQLSchema, document: DocumentNode, operationName: string | null, variables: Record<string, unknown> | undefined, context: GraphQLContext): Promise<RawJsonData | null> {
+async function planned(schema: GraphQLSchema, prepared: PreparedPlans, document: DocumentNode, operationName: string | null, variables: Record<string, unknown> | undefined, context: GraphQLContext): Promise<RawJsonData | null> {
   const plan = planQuery({ schema, document, operationName, variables, ownerId: context.principal.ownerId, maxPageSize: context.limits.maxPageSize });
   if (!plan) return null;
-  const [row] = await context.services.db.query<{ data: string | null }>(plan.sql, plan.params);
+  const [row] = await context.services.db.query<{ data: string | null }>(plan.sql, plan.params, prepared.nameOf(plan.sql));
   if (row?.data === null || row?.data === undefined) return null;
   context.answered.sqlPlan = true;
   return new RawJsonData(row.data);

@@ -192,6 +192,29 @@ describe('ExactNumber', () => {
   });
 });
 
+describe('parseJson skips the exact-number reviver only where it would change nothing', () => {
+  const slow = (text: string): unknown => JSON.parse(text, (_key, value, context?: { source?: string }) => (typeof value === 'number' && context?.source !== undefined ? ExactNumber.from(value, context.source) : value));
+
+  it.each([
+    '{"a":-9007199254740993}',
+    '{"a": \n -123456789012.345}',
+    '[1.0000000000000001, 2]',
+    '[123456789012345, 1234567890123456]',
+    '[-12345678901234, -123456789012345]',
+    '12345678901234567',
+    ' 1e400',
+    '{"e":1e2,"f":-2.5E-3}',
+    '{"id":"3e4a1b2c-0000-4000-8000-000000000000","n":12.5}',
+    '{"s":"a:12345678901234567","n":1}',
+  ])('%s', (text) => {
+    expect(parseJson(text)).toEqual(slow(text));
+  });
+
+  it('holds for any JSON text', () => {
+    fc.assert(fc.property(fc.json(), (text) => expect(parseJson(text)).toEqual(slow(text))), { numRuns: 2000 });
+  });
+});
+
 describe('toMinor and convertFiat read an ExactNumber exactly', () => {
   it.each([
     ['82241598.62827704', 8, 8224159862827704n],

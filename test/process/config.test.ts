@@ -22,8 +22,6 @@ describe('bad configuration', () => {
     ['LEDGER_LOT_SWEEP_INTERVAL_MS', '60000'], // over 50 s: expiries are due within 60 s
     ['LEDGER_LOT_SWEEP_BATCH', '0'],
     ['LEDGER_WEBHOOK_ALLOW_PRIVATE', 'maybe'],
-    ['LEDGER_WEBHOOK_TIMEOUT_MS', '20000'], // over the contract's 10 s
-    ['LEDGER_WEBHOOK_RETRY_BASE_MS', '60000'], // the first retry comes within 30 s
     ['LEDGER_WEBHOOK_MAX_ATTEMPTS', '3'], // at least 6 attempts
   ])('%s=%s exits non-zero, names the variable, and touches nothing', async (name, value) => {
     const dataDir = path.join(newDataDir(), 'not-created');

@@ -79,11 +79,11 @@ export async function seed(t: TestApp, p: FundedProject, to: string, amount: num
 
 const recorders = new WeakMap<object, string[][]>();
 /** Statements of background jobs, which may run at any moment of a test. */
-const BACKGROUND = /^\s*(INSERT INTO api_call_counts|SELECT \* FROM lots_sweep\(|\/\* webhook-worker \*\/)/i;
+const BACKGROUND = /^\s*(INSERT INTO api_call_counts|SELECT \* FROM lots_sweep\(|SELECT ledger_sequence_events\(\$1\) AS n|\/\* webhook-worker \*\/)/i;
 
 /**
  * Records the SQL every pooled client sends (ORM and raw alike, whenever the client was
- * connected), leaving out background work (the call counter's flushes, the lot sweeper, the webhook delivery worker). For
+ * connected), leaving out background work (the call counter's flushes, the lot sweeper, the event sequencer's tick, the webhook delivery worker). For
  * statement-count tests.
  */
 export function recordStatements(t: TestApp): { reset(): void; readonly statements: string[] } {

@@ -39,7 +39,7 @@ export interface TestApp {
 
 /** The real service, in process, on a fresh database and a random port. */
 export async function startTestApp(
-  options: { databaseUrl?: string; graphqlMaxCost?: number; graphqlSqlPlans?: boolean; corsOrigins?: string; metricsToken?: string; lotSweep?: LotSweeperOptions; webhooks?: WebhookOptions; subscriptionBuffer?: number } = {},
+  options: { databaseUrl?: string; graphqlMaxCost?: number; graphqlSqlPlans?: boolean; corsOrigins?: string; metricsToken?: string; lotSweep?: LotSweeperOptions; webhooks?: WebhookOptions; subscriptionBuffer?: number; postingPipeline?: number } = {},
 ): Promise<TestApp> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
@@ -56,6 +56,7 @@ export async function startTestApp(
     lotSweep: options.lotSweep,
     subscriptionBuffer: options.subscriptionBuffer,
     webhooks: options.webhooks,
+    postingPipeline: options.postingPipeline,
   });
   const address = await app.listen(0, '127.0.0.1');
   const baseUrl = `http://127.0.0.1:${address.port}`;

@@ -2,6 +2,7 @@ import type { Database } from '../../db/database.js';
 import type { AssetRef, BalanceAsOfRow, BalanceRow, HistoryRow, PostingLeg, PostingRequest, PostingResult, TransactionRow, WalletRef } from './ledger.types.js';
 import { EXPIRED_ADDRESS, MINT_ADDRESS } from './ledger.types.js';
 import { isUuid } from '../shared/ids.js';
+import { Gatherer } from '../../db/gatherer.js';
 
 export interface PostingContext {
   projectId: number;
@@ -10,22 +11,46 @@ export interface PostingContext {
   to: WalletRef | null;
 }
 
+/** A wallet named by id (`id`, NULL when the reference is no UUID) or by address (`ref`) in project `p`; an id wins. */
+const walletOfProject = (alias: string, ref: string, id: string): string => `
+  LEFT JOIN LATERAL (
+    (SELECT w.id, w.address, w.type, w.status FROM wallets w WHERE w.id = ${id} AND w.project_id = p.id)
+    UNION ALL
+    (SELECT w.id, w.address, w.type, w.status FROM wallets w WHERE w.project_id = p.id AND w.address = ${ref})
+    LIMIT 1) ${alias} ON true`;
+
 /**
- * A wallet reference is an id or an address within the project; an id wins when both match.
- * The project's currencies are its own assets plus a primary asset it shares with another project.
+ * Many postings' look-ups in one statement (a row per request whose project the caller owns,
+ * numbered `n` from 1): the currency and both wallets of each. A wallet reference is an id or an
+ * address within the project; an id wins when both match. The project's currencies are its own
+ * assets plus a primary asset it shares with another project; its own wins. Each UNION ALL stops
+ * at its first row.
  */
-const RESOLVE_POSTING = `
-SELECT p.id AS project_id,
-  (SELECT json_build_object('id', a.id, 'symbol', a.symbol, 'fractions', a.fractions)
-     FROM assets a WHERE (a.project_id = p.id OR a.id = p.asset_id) AND a.symbol = $3
-     ORDER BY (a.project_id = p.id) DESC LIMIT 1) AS asset,
-  (SELECT json_build_object('id', w.id, 'address', w.address, 'type', w.type, 'status', w.status)
-     FROM wallets w WHERE w.project_id = p.id AND (w.id = $5::uuid OR w.address = $4)
-     ORDER BY (w.id = $5::uuid) DESC NULLS LAST LIMIT 1) AS from_wallet,
-  (SELECT json_build_object('id', w.id, 'address', w.address, 'type', w.type, 'status', w.status)
-     FROM wallets w WHERE w.project_id = p.id AND (w.id = $7::uuid OR w.address = $6)
-     ORDER BY (w.id = $7::uuid) DESC NULLS LAST LIMIT 1) AS to_wallet
-FROM projects p WHERE p.id = $1 AND p.owner_id = $2`;
+const RESOLVE_POSTINGS = `
+SELECT r.n::int AS n, p.id AS project_id, a.id AS asset_id, a.symbol, a.fractions,
+       f.id AS from_id, f.address AS from_address, f.type AS from_type, f.status AS from_status,
+       t.id AS to_id, t.address AS to_address, t.type AS to_type, t.status AS to_status
+  FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::uuid[], $6::text[], $7::uuid[])
+         WITH ORDINALITY AS r (project_id, owner_id, symbol, from_ref, from_id, to_ref, to_id, n)
+  JOIN projects p ON p.id = r.project_id AND p.owner_id = r.owner_id
+  LEFT JOIN LATERAL (
+    (SELECT a.id, a.symbol, a.fractions FROM assets a WHERE a.project_id = p.id AND a.symbol = r.symbol)
+    UNION ALL
+    (SELECT a.id, a.symbol, a.fractions FROM assets a WHERE a.id = p.asset_id AND a.symbol = r.symbol)
+    LIMIT 1) a ON true
+  ${walletOfProject('f', 'r.from_ref', 'r.from_id')}
+  ${walletOfProject('t', 'r.to_ref', 'r.to_id')}`;
+
+interface ResolveKey {
+  ownerId: string;
+  projectId: number;
+  symbol: string;
+  fromRef: string | null;
+  toRef: string;
+}
+
+/** Resolving statements at once; more requests than that gather into the next ones. */
+const RESOLVE_GATHERING = { inFlight: 2, max: 200 };
 
 /**
  * The receiver's address of transaction `t`, given the SQL of its wallet's address (NULL when it
@@ -75,6 +100,16 @@ export const effectiveHeld = (b: string): string => `(CASE WHEN ${b}.held > 0 TH
 /** The currencies (`a`) of project `p`: its own assets and a primary asset it shares; primary first, then creation order. */
 export const PROJECT_CURRENCIES = `JOIN assets a ON a.project_id = p.id OR a.id = p.asset_id`;
 export const CURRENCY_ORDER = `(a.id = p.asset_id) DESC, a.seq`;
+
+/**
+ * The currencies of the project `projectId` (an SQL expression) as one row of parallel arrays in
+ * currency order: `ids`, `symbols`, `fractions`. As a LATERAL join on many wallets of one
+ * project, PostgreSQL computes it once per project (Memoize) instead of once per wallet.
+ */
+export const projectCurrencies = (projectId: string): string => `
+  SELECT array_agg(a.id ORDER BY ${CURRENCY_ORDER}) AS ids, array_agg(a.symbol ORDER BY ${CURRENCY_ORDER}) AS symbols,
+         array_agg(a.fractions ORDER BY ${CURRENCY_ORDER}) AS fractions
+    FROM projects p ${PROJECT_CURRENCIES} WHERE p.id = ${projectId}`;
 
 /**
  * The as-of cut of one wallet in one asset (CONTRACT §14): its last transaction dated at or
@@ -128,16 +163,35 @@ const HISTORY_JOINS = `
   LEFT JOIN wallets wt ON wt.id = t.to_wallet_id`;
 
 export class LedgerRepository {
+  private readonly resolver = new Gatherer<ResolveKey, PostingContext | null>((keys) => this.resolveAll(keys), RESOLVE_GATHERING);
+
   constructor(private readonly db: Database) {}
 
-  /** One statement: the caller's project, the currency and both wallets (null where missing). */
-  async resolvePosting(ownerId: string, projectId: number, symbol: string, fromRef: string | null, toRef: string): Promise<PostingContext | null> {
-    const [row] = await this.db.query<{ project_id: number; asset: AssetRef | null; from_wallet: WalletRef | null; to_wallet: WalletRef | null }>(
-      RESOLVE_POSTING,
-      [projectId, ownerId, symbol, fromRef, fromRef && isUuid(fromRef) ? fromRef : null, toRef, isUuid(toRef) ? toRef : null],
+  /**
+   * The caller's project, the currency and both wallets (null where missing); null when the
+   * project is not the caller's. Concurrent calls share statements (Gatherer).
+   */
+  resolvePosting(ownerId: string, projectId: number, symbol: string, fromRef: string | null, toRef: string): Promise<PostingContext | null> {
+    return this.resolver.load({ ownerId, projectId, symbol, fromRef, toRef });
+  }
+
+  private async resolveAll(keys: ResolveKey[]): Promise<(PostingContext | null)[]> {
+    const rows = await this.db.query<RawResolved>(
+      RESOLVE_POSTINGS,
+      [
+        keys.map((k) => k.projectId),
+        keys.map((k) => k.ownerId),
+        keys.map((k) => k.symbol),
+        keys.map((k) => k.fromRef),
+        keys.map((k) => (k.fromRef !== null && isUuid(k.fromRef) ? k.fromRef : null)),
+        keys.map((k) => k.toRef),
+        keys.map((k) => (isUuid(k.toRef) ? k.toRef : null)),
+      ],
+      'ledger_resolve_postings',
     );
-    if (!row) return null;
-    return { projectId: row.project_id, asset: row.asset, from: row.from_wallet, to: row.to_wallet };
+    const contexts: (PostingContext | null)[] = keys.map(() => null);
+    for (const row of rows) contexts[row.n - 1] = toContext(row);
+    return contexts;
   }
 
   /**
@@ -171,8 +225,9 @@ export class LedgerRepository {
     if (recording) params.push(JSON.stringify(calls));
     const arrays = `$1::text[], $2::int[], $3::uuid[], $4::uuid[], $5::uuid[], $6::bigint[], $7::text[], $8::int[], $9::uuid[], $10::text[], $11::json[], $12::int[]`;
     const rows = await this.db.query<RawPosting>(
-      recording ? `SELECT * FROM webhook_post(${arrays}, $13::jsonb)` : `SELECT * FROM ledger_post(${arrays})`,
+      recording ? `SELECT ${POSTING_COLUMNS} FROM webhook_post(${arrays}, $13::jsonb)` : `SELECT ${POSTING_COLUMNS} FROM ledger_post(${arrays})`,
       params,
+      recording ? 'ledger_webhook_post' : 'ledger_post',
     );
     const byIdx: PostingResult[] = new Array(legs.length);
     for (const row of rows) byIdx[row.idx - 1] = toPostingResult(row);
@@ -383,6 +438,34 @@ export class LedgerRepository {
     return row ? BigInt(row.amount) : 0n;
   }
 }
+
+interface RawResolved {
+  n: number;
+  project_id: number;
+  asset_id: string | null;
+  symbol: string;
+  fractions: number;
+  from_id: string | null;
+  from_address: string;
+  from_type: WalletRef['type'];
+  from_status: WalletRef['status'];
+  to_id: string | null;
+  to_address: string;
+  to_type: WalletRef['type'];
+  to_status: WalletRef['status'];
+}
+
+function toContext(row: RawResolved): PostingContext {
+  return {
+    projectId: row.project_id,
+    asset: row.asset_id === null ? null : { id: row.asset_id, symbol: row.symbol, fractions: row.fractions },
+    from: row.from_id === null ? null : { id: row.from_id, address: row.from_address, type: row.from_type, status: row.from_status },
+    to: row.to_id === null ? null : { id: row.to_id, address: row.to_address, type: row.to_type, status: row.to_status },
+  };
+}
+
+/** Named, not `*`: the statement is prepared per connection, and its result shape must not follow a later routine change. */
+const POSTING_COLUMNS = 'idx, code, tx_id, tx_seq, from_balance, to_balance, posted_at, hold_id, detail';
 
 interface RawPosting {
   idx: number;

@@ -149,10 +149,15 @@ export const MINT_ADDRESS = '@mint';
 /** The reserved address expired points go to (CONTRACT §15): an expiry has no receiving wallet. */
 export const EXPIRED_ADDRESS = '@expired';
 
-/** The sender's wallet lane of a request (PostingQueue coalesces per lane). */
-export function laneOf(request: PostingRequest): string {
-  const leg = request.kind === 'group' ? request.legs[0] : request;
-  return leg.fromWalletId ?? `mint:${leg.toWalletId}`;
+/** The wallet rows `ledger_post` locks for a request: every leg's sender and receiver (PostingQueue keeps batches in flight apart by them). */
+export function walletsOf(request: PostingRequest): string[] {
+  const legs = request.kind === 'group' ? request.legs : [request];
+  const wallets = new Set<string>();
+  for (const leg of legs) {
+    if (leg.fromWalletId !== null) wallets.add(leg.fromWalletId);
+    if (leg.toWalletId !== null) wallets.add(leg.toWalletId);
+  }
+  return [...wallets];
 }
 
 /** Rows of many wallets, grouped per wallet in the order of `walletIds` (an empty list where none). */

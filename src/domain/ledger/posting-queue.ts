@@ -1,69 +1,127 @@
 import type { LedgerRepository } from './ledger.repository.js';
-import { laneOf, type PostingRequest, type PostingResult } from './ledger.types.js';
+import { walletsOf, type PostingRequest, type PostingResult } from './ledger.types.js';
 import { isDeadlock, rolledBack } from '../shared/error-translation.js';
 
 interface Waiting {
   request: PostingRequest;
+  /** The wallet rows `ledger_post` will lock for it (every leg's sender and receiver). */
+  wallets: readonly string[];
+  legs: number;
   resolve(result: PostingResult): void;
   reject(error: unknown): void;
 }
 
-interface Lane {
-  waiting: Waiting[];
-  running: boolean;
+export interface PostingQueueOptions {
+  /** Batches in the database at once (each one `ledger_post` call on its own connection). */
+  pipeline?: number;
+  /** Legs per `ledger_post` call at most (a batch group counts its legs; a batch always takes at least one request). */
+  maxLegs?: number;
 }
 
-const MAX_BATCH = 200;
+/** Measured (bench/README.md, `--variant p2:LEDGER_POSTING_PIPELINE=2`): on 2 cores one batch at a time gathers the largest batches and costs the least CPU per posting. */
+export const DEFAULT_POSTING_PIPELINE = 1;
+const MAX_LEGS = 200;
 
 const legsOf = (request: PostingRequest): number => (request.kind === 'group' ? request.legs.length : 1);
 
 /**
- * Every posting request goes through here — transfers, seeds, holds, captures, voids,
- * reversals, and atomic groups of legs (batches), which `ledger_post` runs in a subtransaction
- * so a refused leg rolls back only its group. Generic over requests: it never looks inside one
- * except for its lane (the sender's wallet, `laneOf`).
+ * Group commit. Every posting request goes through here — transfers, seeds, holds, captures,
+ * voids, reversals, and atomic groups of legs (batches, which `ledger_post` runs in a
+ * subtransaction so a refused leg rolls back only its group). It never looks inside a request
+ * except for the wallets it touches.
  *
- * Coalesces postings per sender wallet. While one batch of a wallet is in the database, the
- * postings that arrive for that wallet wait and then go together as the next batch: one
- * database transaction, one lock acquisition of the hot row, yet a result per posting
- * (`ledger_post` refuses an element without affecting the others). A wallet with no batch in
- * flight posts at once, so uncontended transfers never wait.
+ * At most `pipeline` batches are in the database at once. A request that finds a free slot and
+ * no in-flight or queued request on its wallets posts at once, alone: uncontended postings never
+ * wait. Otherwise it queues, and when a batch commits, every queued request that touches no
+ * wallet of a batch still in flight leaves together as the next batch: one `ledger_post` call,
+ * one database transaction, one commit, yet a result per request (`ledger_post` refuses an
+ * element without affecting the others), given only once that commit is done.
+ *
+ * Batches in flight never share a wallet, so they never wait on each other's row locks (a hot
+ * wallet's postings coalesce into one batch at a time, as before). Within a batch, `ledger_post`
+ * locks every wallet in id order first, so batches of several instances cannot deadlock either.
+ * Requests on one wallet leave in arrival order: a request passed over because its wallets were
+ * busy keeps every later request on those wallets behind it.
  */
 export class PostingQueue {
-  private readonly lanes = new Map<string, Lane>();
+  private readonly waiting: Waiting[] = [];
+  /** Wallets of the batches in flight. */
+  private readonly busy = new Set<string>();
+  /** Wallets of the waiting requests, with how many of them touch each. */
+  private readonly queued = new Map<string, number>();
+  private inFlight = 0;
+  private readonly pipeline: number;
+  private readonly maxLegs: number;
 
   /** `onCommit` sees the results of every `ledger_post` call that answered (metrics: batch sizes, outcomes). */
   constructor(
     private readonly repository: LedgerRepository,
     private readonly onCommit: (results: readonly PostingResult[]) => void = () => undefined,
-  ) {}
-
-  submit(request: PostingRequest): Promise<PostingResult> {
-    const key = laneOf(request);
-    let lane = this.lanes.get(key);
-    if (!lane) {
-      lane = { waiting: [], running: false };
-      this.lanes.set(key, lane);
-    }
-    const promise = new Promise<PostingResult>((resolve, reject) => lane.waiting.push({ request, resolve, reject }));
-    if (!lane.running) void this.drain(key, lane);
-    return promise;
+    options: PostingQueueOptions = {},
+  ) {
+    this.pipeline = Math.max(1, options.pipeline ?? DEFAULT_POSTING_PIPELINE);
+    this.maxLegs = Math.max(1, options.maxLegs ?? MAX_LEGS);
   }
 
-  private async drain(key: string, lane: Lane): Promise<void> {
-    lane.running = true;
-    while (lane.waiting.length > 0) {
-      // at most MAX_BATCH legs per statement (a batch group counts its legs), never fewer than one request
-      let take = 0;
-      for (let legs = 0; take < lane.waiting.length; take++) {
-        legs += legsOf(lane.waiting[take].request);
-        if (take > 0 && legs > MAX_BATCH) break;
+  submit(request: PostingRequest): Promise<PostingResult> {
+    return new Promise<PostingResult>((resolve, reject) => {
+      const waiting: Waiting = { request, wallets: walletsOf(request), legs: legsOf(request), resolve, reject };
+      // Nothing queued can leave while every slot is taken or while it waits on busy wallets, so
+      // only the newcomer needs a look: it leaves now only if no one is ahead of it on its wallets.
+      if (this.inFlight < this.pipeline && waiting.wallets.every((w) => !this.busy.has(w) && !this.queued.has(w))) {
+        this.start([waiting]);
+        return;
       }
-      const batch = lane.waiting.splice(0, take);
-      await this.postBatch(batch);
+      this.waiting.push(waiting);
+      for (const wallet of waiting.wallets) this.queued.set(wallet, (this.queued.get(wallet) ?? 0) + 1);
+    });
+  }
+
+  private start(batch: Waiting[]): void {
+    this.inFlight += 1;
+    for (const waiting of batch) for (const wallet of waiting.wallets) this.busy.add(wallet);
+    void this.postBatch(batch).finally(() => {
+      for (const waiting of batch) for (const wallet of waiting.wallets) this.busy.delete(wallet);
+      this.inFlight -= 1;
+      this.dispatch();
+    });
+  }
+
+  /** Starts batches of queued requests while slots are free and some request can leave. */
+  private dispatch(): void {
+    while (this.inFlight < this.pipeline && this.waiting.length > 0) {
+      const batch = this.take();
+      if (batch.length === 0) return;
+      this.start(batch);
     }
-    lane.running = false;
-    this.lanes.delete(key);
+  }
+
+  /** The queued requests that may leave now, in arrival order, up to `maxLegs` legs; removed from the queue. */
+  private take(): Waiting[] {
+    const batch: Waiting[] = [];
+    const passedOver = new Set<string>();
+    const kept: Waiting[] = [];
+    let legs = 0;
+    for (const waiting of this.waiting) {
+      const full = batch.length > 0 && legs + waiting.legs > this.maxLegs;
+      if (full || waiting.wallets.some((w) => this.busy.has(w) || passedOver.has(w))) {
+        for (const wallet of waiting.wallets) passedOver.add(wallet);
+        kept.push(waiting);
+        continue;
+      }
+      batch.push(waiting);
+      legs += waiting.legs;
+    }
+    this.waiting.length = 0;
+    this.waiting.push(...kept);
+    for (const waiting of batch) {
+      for (const wallet of waiting.wallets) {
+        const left = this.queued.get(wallet)! - 1;
+        if (left === 0) this.queued.delete(wallet);
+        else this.queued.set(wallet, left);
+      }
+    }
+    return batch;
   }
 
   private async postBatch(batch: Waiting[]): Promise<void> {
@@ -88,8 +146,9 @@ export class PostingQueue {
         this.onCommit(results);
         return results;
       } catch (error) {
-        // ledger_post locks in one global order, so a deadlock should not happen; if one ever
-        // does, its statement was rolled back and may be sent again.
+        // ledger_post locks wallets in one global order, so a deadlock should not happen; if one
+        // ever does (two batches inserting the same references in opposite orders), its statement
+        // was rolled back and may be sent again.
         if (!isDeadlock(error) || attempt >= 5) throw error;
       }
     }

@@ -193,7 +193,7 @@ export class DeliveryWorker {
     this.fanOutWanted = false;
     for (let round = 0; round < MAX_FAN_OUT_ROUNDS; round++) {
       const result = await this.repository.fanOut(this.options.fanOutBatch);
-      if (!result.ran) return this.wakeIn(FAN_OUT_BUSY_RETRY_MS, true);
+      if (result.busy) return this.wakeIn(FAN_OUT_BUSY_RETRY_MS, true);
       if (result.scanned < this.options.fanOutBatch) return;
     }
     this.fanOutWanted = true;

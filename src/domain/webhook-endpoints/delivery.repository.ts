@@ -31,8 +31,8 @@ export interface RecordedAttempt {
 export const attemptKey = (endpointId: string, eventId: string, attempt: number): string => `${endpointId}/${eventId}/${attempt}`;
 
 export interface FanOutResult {
-  /** False when another instance holds the fan-out (it will do the work). */
-  ran: boolean;
+  /** Events wait but another instance (or an endpoint's creation) holds the fan-out. */
+  busy: boolean;
   /** Events read past the fan-out position (a full batch: there may be more). */
   scanned: number;
   queued: number;
@@ -50,15 +50,20 @@ export class DeliveryRepository {
    * behind the position once it has passed.
    */
   async fanOut(batch: number): Promise<FanOutResult> {
-    const [row] = await this.db.query<{ ran: boolean; scanned: number; queued: number }>(
+    const [row] = await this.db.query<{ ran: boolean; behind: boolean; scanned: number; queued: number }>(
       `${WORKER_SQL_TAG}
-       WITH position AS (
-         SELECT stream_pos FROM webhook_fanout FOR UPDATE SKIP LOCKED
+       WITH top AS (
+         SELECT coalesce((SELECT stream_pos FROM events WHERE stream_pos IS NOT NULL ORDER BY stream_pos DESC LIMIT 1), 0) AS pos
+       ),
+       -- locked only when there is something to do: an idle look writes nothing (no lock, no commit to flush)
+       position AS (
+         SELECT stream_pos FROM webhook_fanout WHERE stream_pos < (SELECT pos FROM top) FOR UPDATE SKIP LOCKED
        ),
        batch AS (
+         -- a scalar bound, so the scan of events_stream_idx starts at the position (and reads nothing without the lock)
          SELECT e.id, e.project_id, e.type, e.stream_pos
-           FROM events e, position p
-          WHERE e.stream_pos > p.stream_pos
+           FROM events e
+          WHERE e.stream_pos > (SELECT stream_pos FROM position)
           ORDER BY e.stream_pos
           LIMIT $1
        ),
@@ -75,12 +80,13 @@ export class DeliveryRepository {
          UPDATE webhook_fanout SET stream_pos = (SELECT max(stream_pos) FROM batch) WHERE EXISTS (SELECT 1 FROM batch) RETURNING 1
        )
        SELECT EXISTS (SELECT 1 FROM position) AS ran,
+              (SELECT pos FROM top) > (SELECT stream_pos FROM webhook_fanout) AS behind,
               (SELECT count(*)::int FROM batch) AS scanned,
               (SELECT count(*)::int FROM queued) AS queued,
               (SELECT count(*)::int FROM advanced) AS advanced`,
       [batch],
     );
-    return { ran: row.ran, scanned: row.scanned, queued: row.queued };
+    return { busy: !row.ran && row.behind, scanned: row.scanned, queued: row.queued };
   }
 
   /**

@@ -3,7 +3,7 @@ import { walletsOfProject } from '../../domain/wallets/wallet.repository.js';
 import { connectionSql } from './connection.js';
 import { unplannable, type Fields, type PlanContext } from './plan-context.js';
 import { isoTimeSql, jsonValueSql } from './sql.js';
-import { walletSql } from './wallet.js';
+import { walletJoins, walletSql } from './wallet.js';
 
 export function projectSql(ctx: PlanContext, p: string, fields: Fields): string {
   const type = ctx.type('Project');
@@ -45,6 +45,7 @@ export function walletsSql(ctx: PlanContext, p: string, args: Record<string, unk
              SELECT * FROM wallets w WHERE ${walletsOfProject(`${p}.id`, type)} AND (${afterSeq} IS NULL OR w.seq > ${afterSeq})
               ORDER BY w.seq LIMIT ${first + 1}) w`,
     row: w,
+    joins: walletJoins(w),
     first,
     hasPreviousPage: after !== null,
     newestFirst: false,

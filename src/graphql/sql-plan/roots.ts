@@ -3,7 +3,7 @@ import { UuidRule } from '../../domain/shared/ids.js';
 import { unplannable, type PlanContext } from './plan-context.js';
 import { projectSql, walletsSql } from './project.js';
 import { jsonArraySql } from './sql.js';
-import { walletSql } from './wallet.js';
+import { walletJoins, walletSql } from './wallet.js';
 
 /** A UUID as PostgreSQL prints it (a wallet id); others are left to the resolvers' own reading. */
 const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -30,7 +30,7 @@ export function rootSql(ctx: PlanContext, name: string, nodes: readonly FieldNod
     const id = ctx.param(args.id, 'uuid');
     return {
       exists: `EXISTS (SELECT 1 FROM wallets WHERE id = ${id} AND owner_id = ${owner})`,
-      json: `(SELECT ${walletSql(ctx, w, ctx.subfields('Wallet', nodes))} FROM wallets ${w} WHERE ${w}.id = ${id} AND ${w}.owner_id = ${owner})`,
+      json: `(SELECT ${walletSql(ctx, w, ctx.subfields('Wallet', nodes))} FROM wallets ${w} ${walletJoins(w)} WHERE ${w}.id = ${id} AND ${w}.owner_id = ${owner})`,
     };
   }
   if (name === '_entities') return { exists: 'true', json: entitiesSql(ctx, args.representations, nodes, owner) };
@@ -50,6 +50,11 @@ function entitiesSql(ctx: PlanContext, representations: unknown, nodes: readonly
       : unplannable(),
   );
   const w = ctx.alias('w');
-  const wallet = `(SELECT ${walletSql(ctx, w, ctx.subfields('Wallet', nodes))} FROM wallets ${w} WHERE ${w}.id = x.id AND ${w}.owner_id = ${owner})`;
-  return `(SELECT ${jsonArraySql(`coalesce(${wallet}, 'null')`, 'x.ord')} FROM unnest(${ctx.param(ids, 'uuid[]')}) WITH ORDINALITY AS x(id, ord))`;
+  // a join, not a subquery per representation: the wallets' currencies are then read once per project
+  // (walletJoins); each wallet by its primary key whatever the owner's number of wallets (LATERAL)
+  const wallet = `CASE WHEN ${w}.id IS NULL THEN 'null' ELSE ${walletSql(ctx, w, ctx.subfields('Wallet', nodes))} END`;
+  return `(SELECT ${jsonArraySql(wallet, 'x.ord')}
+             FROM unnest(${ctx.param(ids, 'uuid[]')}) WITH ORDINALITY AS x(id, ord)
+             LEFT JOIN LATERAL (SELECT * FROM wallets ${w} WHERE ${w}.id = x.id AND ${w}.owner_id = ${owner} LIMIT 1) ${w} ON true
+             ${walletJoins(w)})`;
 }
