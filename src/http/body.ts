@@ -19,13 +19,14 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   if (!isJson(contentType)) {
     throw new LedgerError('unsupported_media_type', 'Content-Type must be application/json', { content_type: contentType ?? null });
   }
+  const text = raw.toString('utf8');
   let value: unknown;
   try {
-    value = parseJson(raw.toString('utf8'));
+    value = parseJson(text);
   } catch {
     throw new LedgerError('invalid_json', 'request body is not valid JSON');
   }
-  assertStorable(value);
+  assertStorable(value, '', 0, MAY_HOLD_UNSTORABLE_TEXT.test(text));
   return value;
 }
 
@@ -57,12 +58,13 @@ function exactNumbers(_key: string, value: unknown, context?: { source?: string 
  * jsonb refuse it), an unpaired surrogate (it would be silently replaced by U+FFFD), nesting
  * over MAX_JSON_DEPTH, an ExactNumber beyond any sane magnitude (over 400 characters written
  * out; a double could not hold it either). One check for every body (REST and GraphQL
- * variables): 400 naming the field.
+ * variables): 400 naming the field. `checkText` false skips the strings and keys (the body's text
+ * showed none could be unstorable: MAY_HOLD_UNSTORABLE_TEXT).
  */
-export function assertStorable(value: unknown, path = '', depth = 0): void {
+export function assertStorable(value: unknown, path = '', depth = 0, checkText = true): void {
   const field = path || 'body';
   if (typeof value === 'string') {
-    if (!isStorableText(value)) throw validationError(field, 'must not contain NUL characters or unpaired surrogates');
+    if (checkText && !isStorableText(value)) throw validationError(field, 'must not contain NUL characters or unpaired surrogates');
     return;
   }
   if (value instanceof ExactNumber) {
@@ -74,10 +76,18 @@ export function assertStorable(value: unknown, path = '', depth = 0): void {
   if (depth >= MAX_JSON_DEPTH) throw validationError(field, `is nested deeper than ${MAX_JSON_DEPTH} levels`);
   for (const [key, item] of Object.entries(value)) {
     const itemPath = path ? `${path}.${key}` : key;
-    if (!isStorableText(key)) throw validationError(itemPath, 'names a key with NUL characters or unpaired surrogates');
-    assertStorable(item, itemPath, depth + 1);
+    if (checkText && !isStorableText(key)) throw validationError(itemPath, 'names a key with NUL characters or unpaired surrogates');
+    assertStorable(item, itemPath, depth + 1, checkText);
   }
 }
+
+/**
+ * Whether a JSON text may hold a string PostgreSQL cannot store. JSON writes NUL only as the
+ * escape \\u0000 (a raw control character is a syntax error) and a lone surrogate only as an
+ * escape \\uD800–\\uDFFF (UTF-8 decoding turns invalid bytes into U+FFFD); any surrogate in the
+ * text counts too (an emoji: the strings are then checked one by one, as they would be anyway).
+ */
+const MAY_HOLD_UNSTORABLE_TEXT = /\\u(?:0000|[dD][89a-fA-F])|[\ud800-\udfff]/;
 
 function isJson(contentType: string | undefined): boolean {
   if (!contentType) return false;

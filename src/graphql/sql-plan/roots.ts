@@ -5,7 +5,7 @@ import { projectSql, walletsSql } from './project.js';
 import { jsonArraySql } from './sql.js';
 import { walletJoins, walletSql } from './wallet.js';
 
-/** A UUID as PostgreSQL prints it (a wallet id); others are left to the resolvers' own reading. */
+/** A UUID as PostgreSQL prints it (a wallet id; a UuidRule match too); others are left to the resolvers' own reading. */
 const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** A root's JSON, and the condition that it exists (another owner's does not: the resolvers answer not_found). */
@@ -45,7 +45,7 @@ export function rootSql(ctx: PlanContext, name: string, nodes: readonly FieldNod
 function entitiesSql(ctx: PlanContext, representations: unknown, nodes: readonly FieldNode[], owner: string): string {
   if (!Array.isArray(representations)) return unplannable();
   const ids = representations.map((representation: { __typename?: unknown; id?: unknown } | null) =>
-    representation?.__typename === 'Wallet' && typeof representation.id === 'string' && CANONICAL_UUID.test(representation.id) && UuidRule.safeParse(representation.id).success
+    representation?.__typename === 'Wallet' && typeof representation.id === 'string' && CANONICAL_UUID.test(representation.id)
       ? representation.id
       : unplannable(),
   );
