@@ -19,7 +19,7 @@ const ListRules = PageRules.extend({ projectId: ProjectIdRule, status: z.enum(HO
 /**
  * Holds (two-phase transfers, CONTRACT §10): reserve the sender's available funds, then capture
  * (all or part) or void. The rules live in the posting routines (ledger_apply.sql); every change
- * goes through the PostingQueue like any posting, in the sender's lane.
+ * goes through the PostingQueue like any posting.
  */
 export class HoldService {
   constructor(
