@@ -40,23 +40,24 @@ export class Gatherer<K, V> {
     while (this.inFlight < this.options.inFlight && this.waiting.length > 0) {
       const batch = this.waiting.splice(0, this.options.max);
       this.inFlight += 1;
-      void this.runBatch(batch).finally(() => {
+      void this.runBatch(batch).then((answer) => {
         this.inFlight -= 1;
+        // the next batch goes to the database first: PostgreSQL works on it while Node answers this one
         this.dispatch();
+        answer();
       });
     }
   }
 
-  private async runBatch(batch: Waiting<K, V>[]): Promise<void> {
+  /** Runs a batch and returns how to answer its keys. */
+  private async runBatch(batch: Waiting<K, V>[]): Promise<() => void> {
     try {
       const values = await this.run(batch.map((w) => w.key));
-      batch.forEach((w, i) => w.resolve(values[i]));
+      return () => batch.forEach((w, i) => w.resolve(values[i]));
     } catch (error) {
-      if (batch.length === 1) {
-        batch[0].reject(error);
-        return;
-      }
-      for (const waiting of batch) await this.runBatch([waiting]);
+      if (batch.length === 1) return () => batch[0].reject(error);
+      for (const waiting of batch) (await this.runBatch([waiting]))();
+      return () => undefined;
     }
   }
 }

@@ -80,10 +80,12 @@ export class PostingQueue {
   private start(batch: Waiting[]): void {
     this.inFlight += 1;
     for (const waiting of batch) for (const wallet of waiting.wallets) this.busy.add(wallet);
-    void this.postBatch(batch).finally(() => {
+    void this.postBatch(batch).then((answer) => {
       for (const waiting of batch) for (const wallet of waiting.wallets) this.busy.delete(wallet);
       this.inFlight -= 1;
+      // the next batch goes to the database first: PostgreSQL works on it while Node answers this one
       this.dispatch();
+      answer();
     });
   }
 
@@ -124,18 +126,19 @@ export class PostingQueue {
     return batch;
   }
 
-  private async postBatch(batch: Waiting[]): Promise<void> {
+  /** Posts a batch (committed, or known to be rolled back) and returns how to answer its requests. */
+  private async postBatch(batch: Waiting[]): Promise<() => void> {
     try {
       const results = await this.postWithRetry(batch.map((w) => w.request));
-      batch.forEach((w, i) => w.resolve(results[i]));
+      return () => batch.forEach((w, i) => w.resolve(results[i]));
     } catch (error) {
       if (batch.length === 1 || !rolledBack(error)) {
         // A lost connection leaves the batch's outcome unknown: posting again could post twice.
-        for (const waiting of batch) waiting.reject(error);
-        return;
+        return () => batch.forEach((w) => w.reject(error));
       }
       // The batch was rolled back; one bad element must not fail its neighbours: post them one by one.
-      for (const waiting of batch) await this.postBatch([waiting]);
+      for (const waiting of batch) (await this.postBatch([waiting]))();
+      return () => undefined;
     }
   }
 
