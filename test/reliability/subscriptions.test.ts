@@ -71,9 +71,9 @@ describe('a slow subscriber', () => {
       const legs = Array.from({ length: 20 }, (_, i) => ({ amount: 1, currency: p.symbol, from: p.system.id, to: i % 2 ? c1.id : c2.id, metadata }));
       const started = performance.now();
       await expectStatus(b.request('POST', '/transactions/batch', { key, body: { projectId: p.projectId, transfers: legs } }), 201);
-      expect(performance.now() - started).toBeLessThan(2_000); // postings are not held up
+      expect(performance.now() - started).toBeLessThan(5_000); // postings are not held up (a busy machine is slow, not stuck)
       posted += legs.length;
-      received += (await fast.take('events', legs.length, 2_000)).length; // nor is the fast subscriber
+      received += (await fast.take('events', legs.length, 10_000)).length; // nor is the fast subscriber
     }
     expect(await dropped).toBe(true);
     console.log(`slow subscriber dropped after ${posted} events; the fast one received ${received}`);
@@ -89,5 +89,5 @@ describe('a slow subscriber', () => {
     await transfer(b, p, p.system.id, c1.id, 1);
     expect((await fast.take('events', 1))[0].data.ledgerEvents.type).toBe('transaction.posted');
     await fast.close();
-  });
+  }, 180_000);
 });

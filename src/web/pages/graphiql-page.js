@@ -15,7 +15,16 @@ function fetcherFor(apiKey) {
   return fetchers.fetcher;
 }
 
-const fetcher = (params, options) => fetcherFor((options && options.headers && options.headers.api_key) || '')(params, options);
+// GraphiQL tells a subscription from the editor's parsed document, which lags behind the text for
+// a moment after an edit (a subscription run at once would go over HTTP and be refused): the
+// operation is judged here from the text itself.
+const isSubscription = (query) => /(^|\})\s*subscription\b/.test(String(query || '').replace(/#[^\n]*/g, ''));
+
+const fetcher = (params, options) => {
+  const http = fetcherFor((options && options.headers && options.headers.api_key) || '');
+  if (!isSubscription(params.query)) return http(params, options);
+  return fetchers.wsClient.iterate({ query: params.query, variables: params.variables ?? undefined, operationName: params.operationName ?? undefined });
+};
 const root = ReactDOM.createRoot(document.getElementById('graphiql'));
 root.render(
   React.createElement(GraphiQL, {
