@@ -1,3 +1,4 @@
+import type { PostingLeg } from '../../src/domain/ledger/ledger.types.js';
 import type { HttpResult, TestApp } from './test-app.js';
 
 export const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -108,3 +109,14 @@ export function recordStatements(t: TestApp): { reset(): void; readonly statemen
   sinks.push(statements);
   return { reset: () => void statements.splice(0), statements };
 }
+
+/** A transfer between two wallets of `p` as the posting routines take it (minor units, no request key). */
+export const transferLeg = (p: Pick<FundedProject, 'projectId' | 'assetId'>, from: string, to: string, amount: bigint): PostingLeg => ({
+  kind: 'transfer',
+  projectId: p.projectId,
+  assetId: p.assetId,
+  fromWalletId: from,
+  toWalletId: to,
+  amount,
+  requestKey: null,
+});

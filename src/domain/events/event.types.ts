@@ -9,20 +9,6 @@ export type EventType = (typeof EVENT_TYPES)[number];
 /** What an event is about, as read when the event is read (see event.service.ts for why that is exact). */
 export type EventSubject = { kind: 'transaction'; transaction: HistoryRow } | { kind: 'hold'; hold: HoldView } | { kind: 'wallet'; wallet: WalletView };
 
-/** A numbered event: committed, with its place in its project (`seq`) and in the whole stream (`streamPos`). */
-export interface LedgerEventView {
-  id: string;
-  seq: string;
-  streamPos: string;
-  type: EventType;
-  projectId: number;
-  ownerId: string;
-  createdAt: Date;
-  subject: EventSubject;
-  /** The wallets whose balances, holds or status this event changed (walletChanged subscriptions). */
-  walletIds: string[];
-}
-
 /** An outbox row as stored: the subject is named, not yet read. */
 export interface EventRow {
   id: string;
@@ -34,6 +20,13 @@ export interface EventRow {
   subjectId: string;
   status: WalletStatus | null;
   createdAt: Date;
+}
+
+/** A numbered event: committed, with its place in its project (`seq`) and in the whole stream (`streamPos`), and its subject read. */
+export interface LedgerEventView extends Omit<EventRow, 'subjectId' | 'status'> {
+  subject: EventSubject;
+  /** The wallets whose balances, holds or status this event changed (walletChanged subscriptions). */
+  walletIds: string[];
 }
 
 export interface EventPageQuery {

@@ -1,7 +1,6 @@
 import type { LedgerEventView } from '../../../src/domain/events/event.types.js';
 import { LedgerRepository } from '../../../src/domain/ledger/ledger.repository.js';
-import type { PostingRequest } from '../../../src/domain/ledger/ledger.types.js';
-import { expectStatus, fundedProject, type FundedProject } from '../../support/fixtures.js';
+import { expectStatus, fundedProject, transferLeg } from '../../support/fixtures.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 
 /**
@@ -22,15 +21,6 @@ afterAll(async () => {
 });
 
 const eventCount = async (projectId: number) => Number((await a.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM events WHERE project_id = $1`, [projectId]))[0].n);
-const transferRequest = (f: FundedProject, from: string, to: string, amount: bigint): PostingRequest => ({
-  kind: 'transfer',
-  projectId: f.projectId,
-  assetId: f.assetId,
-  fromWalletId: from,
-  toWalletId: to,
-  amount,
-  requestKey: null,
-});
 
 describe('events are written with their change, in the same database transaction', () => {
   it('a posting rolled back after ledger_post leaves no event; the same posting committed leaves one', async () => {
@@ -48,10 +38,10 @@ describe('events are written with their change, in the same database transaction
       }),
     ).rejects.toThrow('rolled back on purpose');
     expect(await eventCount(f.projectId)).toBe(before);
-    const [posted] = await ledger.post([transferRequest(f, f.system.id, f.customers[0].id, 5n)]);
+    const [posted] = await ledger.post([transferLeg(f, f.system.id, f.customers[0].id, 5n)]);
     expect(posted.code).toBe('ok');
     expect(await eventCount(f.projectId)).toBe(before + 1);
-    const refused = await ledger.post([transferRequest(f, f.customers[1].id, f.customers[0].id, 5n)]);
+    const refused = await ledger.post([transferLeg(f, f.customers[1].id, f.customers[0].id, 5n)]);
     expect(refused[0].code).toBe('insufficient_funds');
     expect(await eventCount(f.projectId)).toBe(before + 1);
   });

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { LedgerRepository } from '../../../src/domain/ledger/ledger.repository.js';
 import { PostingQueue } from '../../../src/domain/ledger/posting-queue.js';
 import type { PostingLeg, PostingRequest, PostingResult } from '../../../src/domain/ledger/ledger.types.js';
-import { fundedProject, type FundedProject } from '../../support/fixtures.js';
+import { fundedProject, transferLeg, type FundedProject } from '../../support/fixtures.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 
 /** The real repository on the real database, recording what each `ledger_post` call carried. */
@@ -28,15 +28,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const transfer = (from: string, to: string, amount: bigint): PostingLeg => ({
-  kind: 'transfer',
-  projectId: f.projectId,
-  assetId: f.assetId,
-  fromWalletId: from,
-  toWalletId: to,
-  amount,
-  requestKey: null,
-});
+const transfer = (from: string, to: string, amount: bigint): PostingLeg => transferLeg(f, from, to, amount);
 
 const balance = async (walletId: string): Promise<bigint> => {
   const [row] = await t.db.query<{ amount: string }>(`SELECT amount::text FROM balances WHERE wallet_id = $1`, [walletId]);
