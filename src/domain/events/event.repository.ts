@@ -46,6 +46,12 @@ export class EventRepository {
     return row.n;
   }
 
+  /** Whether the project has committed events still waiting for their number (a small partial index: events_unsequenced_idx). */
+  async hasUnnumbered(projectId: number): Promise<boolean> {
+    const [row] = await this.db.query<{ waiting: boolean }>(`SELECT EXISTS (SELECT 1 FROM events WHERE seq IS NULL AND project_id = $1) AS waiting`, [projectId]);
+    return row.waiting;
+  }
+
   /** A project's numbered events after `after`, oldest first, `limit` of them. */
   async page(projectId: number, after: string, limit: number): Promise<EventRow[]> {
     const rows = await this.db.query<RawEvent>(

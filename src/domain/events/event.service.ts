@@ -10,6 +10,7 @@ import { checkInput } from '../shared/validation.js';
 import type { WalletService } from '../wallets/wallet.service.js';
 import type { WalletView } from '../wallets/wallet.types.js';
 import type { EventRepository } from './event.repository.js';
+import type { EventSequencer } from './event-sequencer.js';
 import type { EventPage, EventPageQuery, EventRow, EventSubject, LedgerEventView } from './event.types.js';
 
 const PageRules = z.object({
@@ -31,12 +32,14 @@ export class EventService {
     private readonly ledger: LedgerRepository,
     private readonly holds: HoldRepository,
     private readonly wallets: WalletService,
+    private readonly sequencer: EventSequencer,
   ) {}
 
   /** `GET /events` and GraphQL `events`: a project's events after a seq, oldest first. */
   async list(principal: Principal, query: EventPageQuery): Promise<EventPage> {
     const { projectId, after, limit } = checkInput(PageRules, query);
     if (!(await this.ledger.ownsProject(principal.ownerId, projectId))) throw notFound('project', projectId);
+    await this.numberCommitted(projectId);
     const rows = await this.events.page(projectId, String(after), limit + 1);
     const events = await this.render(rows.slice(0, limit));
     const last = events.at(-1);
@@ -45,7 +48,17 @@ export class EventService {
 
   /** How many events the caller's project has (GraphQL `totalCount`). */
   async count(principal: Principal, projectId: number): Promise<number> {
+    if (!(await this.ledger.ownsProject(principal.ownerId, projectId))) throw notFound('project', projectId);
     return this.events.count(projectId);
+  }
+
+  /**
+   * Read your writes: numbering follows the commit (EventSequencer), so a change answered a
+   * moment ago may still wait for its seq. A read numbers what the project has committed first;
+   * it costs one index probe when nothing waits.
+   */
+  private async numberCommitted(projectId: number): Promise<void> {
+    if (await this.events.hasUnnumbered(projectId)) await this.sequencer.flush();
   }
 
   /** Rows to events with their data, in the rows' order: one statement per kind of subject. */
