@@ -91,6 +91,10 @@ BEGIN
       RETURN;
     END IF;
     IF v_hold.expires_at <= p_now THEN
+      -- the wallet settled as any posting would (lots §15): lots_settle releases the lots such
+      -- holds reserve as of their expiry, in date order; a hold marked expired on its own would
+      -- keep its lots reserved, out of the sweeper's reach
+      PERFORM lots_settle(p_project, v_hold.from_wallet_id, v_hold.asset_id, p_now);
       PERFORM ledger_release_expired(p_project, v_hold.from_wallet_id, v_hold.asset_id, p_now);
       code := 'hold_expired';
       RETURN;

@@ -167,6 +167,16 @@ describe("a hold's own expiry", () => {
     expect((await expectStatus(t.request('GET', `/holds/${id}`, { key: s.f.key }), 200)).hold.status).toBe('expired');
   });
 
+  it.each(['void', 'capture'])('is settled when a %s refuses it (hold_expired), in date order, nothing left reserved for the sweeper', async (verb) => {
+    const { s, expiredAt, id } = await expiredHold(`holds-expiry-${verb}`);
+    const res = await t.request('POST', `/holds/${id}/${verb}`, { key: s.f.key, body: { projectId: s.f.projectId } });
+    expect([res.status, res.body.code]).toEqual([409, 'hold_expired']);
+    await expectReleasedAt(s, expiredAt);
+    expect(await balance(s)).toEqual({ amount: '0', held: '0' });
+    expect(await t.db.query(`SELECT hold_id FROM hold_lots WHERE hold_id = $1`, [id])).toEqual([]);
+    expect((await lots.sweep(100)).expired).toBe(0);
+  });
+
   it('is settled by the sweeper when nothing touches the wallet', async () => {
     const { s, expiredAt } = await expiredHold('holds-expiry-sweep');
     expect((await lots.sweep(100)).expired).toBe(4);
