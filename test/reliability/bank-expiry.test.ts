@@ -25,7 +25,7 @@ describe('bank workload on an expiring asset', () => {
   it('conserves seeded − expired, keeps every history and every lot exact while lots expire mid-run', async () => {
     const key = await t.issueKey('bank-expiry-owner', 'pro');
     const api = new Api(t.baseUrl, key);
-    const { bank, funding } = await provisionBank(api, { customers: 10, seedMinor: 10_000_000n, fundMinor: 20_000n, name: 'expiring bank' });
+    const { bank, funding } = await provisionBank(api, { customers: 20, seedMinor: 10_000_000n, fundMinor: 20_000n, name: 'expiring bank' });
     const assetId: string = (await api.get(`/assets?projectId=${bank.projectId}`)).body.assets[0].id;
     const setLifetime = async (seconds: number) => {
       const res = await api.put(`/assets/${assetId}`, { expiresAfterSeconds: seconds });
@@ -43,6 +43,7 @@ describe('bank workload on an expiring asset', () => {
     // In any one snapshot, no customer's lots hold more than its balance (the rest: funds without a lot).
     const overdrawn: string[] = [];
     let snapshots = 0;
+    let expiriesSeen = 0;
     const watcher = (async () => {
       while (writing) {
         const rows = await t.db.query<{ wallet_id: string; balance: string; lots: string }>(
@@ -52,12 +53,17 @@ describe('bank workload on an expiring asset', () => {
           [bank.projectId],
         );
         snapshots += 1;
+        const [{ n }] = await t.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM transactions WHERE project_id = $1 AND kind = 'expiry'`, [bank.projectId]);
+        expiriesSeen = Number(n);
         for (const r of rows) if (BigInt(r.lots) > BigInt(r.balance)) overdrawn.push(`${r.wallet_id}: lots ${r.lots} > balance ${r.balance}`);
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
     })();
+    // At least 5 s, and on until some lots have expired mid-run: the faster the machine, the sooner
+    // a wallet's lots are spent (earliest first) and the fewer live long enough (at most 20 s more).
     const deadline = Date.now() + 5_000;
-    const run = await runBank({ targets: [api], bank, writers: 16, transfersPerWriter: 1_000_000, readers: 2, seed: 151, typicalMinor: 2_000n, stop: () => Date.now() > deadline });
+    const stop = () => Date.now() > deadline && (expiriesSeen >= 3 || Date.now() > deadline + 20_000);
+    const run = await runBank({ targets: [api], bank, writers: 16, transfersPerWriter: 1_000_000, readers: 2, seed: 151, typicalMinor: 2_000n, stop });
     const runEnded = new Date();
     writing = false;
     await Promise.all([cycler, watcher]);

@@ -8,9 +8,12 @@
 --    first, then the released part of any lot past its expiry, dated the hold's expires_at). The
 --    holds themselves are brought in line first (ledger_release_expired: status `expired`,
 --    `held` decreased).
--- 2. Every lot due at `p_now` expires (lots_expire_due), dated its own expires_at.
+-- 2. Every lot due at `p_now` expires (lots_expire_due), dated its own expires_at; with `p_limit`,
+--    only the first `p_limit` of them (the sweeper's bound on one round; step 1 is never cut short,
+--    so whatever expires here is dated after the released parts).
 -- Returns how many expiry transactions it posted. Nothing to do costs two index probes.
-CREATE OR REPLACE FUNCTION lots_settle(p_project integer, p_wallet uuid, p_asset uuid, p_now timestamp with time zone) RETURNS integer
+DROP FUNCTION IF EXISTS lots_settle(integer, uuid, uuid, timestamp with time zone);
+CREATE OR REPLACE FUNCTION lots_settle(p_project integer, p_wallet uuid, p_asset uuid, p_now timestamp with time zone, p_limit integer DEFAULT NULL::integer) RETURNS integer
 LANGUAGE plpgsql AS $fn$
 DECLARE
   v_hold record;
@@ -31,6 +34,6 @@ BEGIN
       v_count := v_count + lots_release(v_hold.id, p_wallet, p_asset, v_hold.expires_at);
     END LOOP;
   END IF;
-  RETURN v_count + lots_expire_due(p_wallet, p_asset, p_now);
+  RETURN v_count + lots_expire_due(p_wallet, p_asset, p_now, p_limit);
 END
 $fn$;

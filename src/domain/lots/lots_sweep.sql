@@ -1,7 +1,7 @@
 -- lots_sweep: one round of the background expiry sweeper (src/domain/lots/lot-sweeper.ts),
 -- installed by migrate() like ledger_post. Takes the due lots (`expires_at` passed, something
 -- unreserved left) earliest first, `p_limit` of them, and posts their expiry through
--- lots_expire_due, wallet by wallet, each under the wallet's row lock; at most about `p_limit`
+-- lots_settle (lots_expire_due after any expired hold's release), wallet by wallet, each under the wallet's row lock; at most about `p_limit`
 -- expiries in all, so one round is one short database transaction. First, holds past their
 -- expires_at still stored pending are released (their `hold.expired` events, §16), the wallets
 -- whose holds reserved lots settled first (lots_settle), since the released parts of expired lots
@@ -9,7 +9,7 @@
 --
 -- Safe with any number of instances: a wallet is locked with SKIP LOCKED, so two sweepers never
 -- wait for each other (nor for a posting; ledger_post expires a wallet's due lots itself before
--- it touches the wallet), and lots_expire_due re-reads the lots under the lock, so a lot is
+-- it touches the wallet), and lots_settle re-reads the lots under the lock, so a lot is
 -- expired exactly once. A skipped wallet's lots stay due for the next round.
 --
 -- Returns how many expiry transactions were posted, how many wallets were skipped (locked),
@@ -41,11 +41,11 @@ BEGIN
     PERFORM ledger_release_expired(v_due.project_id, v_due.wallet_id, v_due.asset_id, v_now);
   END LOOP;
   FOR v_due IN
-    SELECT d.wallet_id, d.asset_id, min(d.expires_at) AS first_due, count(*)::integer AS lots
-      FROM (SELECT l.wallet_id, l.asset_id, l.expires_at FROM lots l
+    SELECT d.project_id, d.wallet_id, d.asset_id, min(d.expires_at) AS first_due, count(*)::integer AS lots
+      FROM (SELECT l.project_id, l.wallet_id, l.asset_id, l.expires_at FROM lots l
              WHERE l.live AND l.expires_at <= v_now AND l.remaining > l.held
              ORDER BY l.expires_at LIMIT p_limit) d
-     GROUP BY d.wallet_id, d.asset_id
+     GROUP BY d.project_id, d.wallet_id, d.asset_id
      ORDER BY min(d.expires_at)
   LOOP
     v_selected := v_selected + v_due.lots;
@@ -55,7 +55,10 @@ BEGIN
       skipped := skipped + 1;
       CONTINUE;
     END IF;
-    v_count := lots_expire_due(v_due.wallet_id, v_due.asset_id, v_now, p_limit - expired);
+    -- settled, not only expired: a hold of this wallet past its expiry that the first loop did not
+    -- reach (the round was full, or the wallet was locked then) releases its lots first, dated its
+    -- expires_at, before any later lot's expiry is posted
+    v_count := lots_settle(v_due.project_id, v_due.wallet_id, v_due.asset_id, v_now, p_limit - expired);
     IF v_count > 0 THEN
       expired := expired + v_count;
       max_lag_ms := greatest(coalesce(max_lag_ms, 0), floor(extract(epoch FROM clock_timestamp() - v_due.first_due) * 1000)::bigint);

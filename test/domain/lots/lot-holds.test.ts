@@ -177,6 +177,21 @@ describe("a hold's own expiry", () => {
     expect((await lots.sweep(100)).expired).toBe(0);
   });
 
+  it('is settled before the sweeper expires later lots of its wallet, even when other holds fill the round', async () => {
+    // three holds elsewhere, expired earlier, fill the round's first part (holds past expiry, at most 3);
+    // its second part then reaches all three due lots of the wallet, the last one due after the hold
+    for (const owner of ['holds-expiry-crowd-1', 'holds-expiry-crowd-2', 'holds-expiry-crowd-3']) {
+      const crowd = await setup(owner, [10]);
+      const other = await hold(crowd, 1);
+      await t.db.query(`UPDATE holds SET expires_at = clock_timestamp()::timestamptz(3) - interval '20 seconds' WHERE id = $1`, [other.id]);
+    }
+    const { s, expiredAt } = await expiredHold('holds-expiry-crowded');
+    expect((await lots.sweep(3)).expired).toBeGreaterThanOrEqual(3);
+    while ((await lots.sweep(3)).expired > 0);
+    await expectReleasedAt(s, expiredAt);
+    expect(await balance(s)).toEqual({ amount: '0', held: '0' });
+  });
+
   it('is settled by the sweeper when nothing touches the wallet', async () => {
     const { s, expiredAt } = await expiredHold('holds-expiry-sweep');
     expect((await lots.sweep(100)).expired).toBe(4);
