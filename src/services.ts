@@ -110,7 +110,7 @@ export async function createServices(db: Database, logger: Logger, options: { lo
   const ledger = new LedgerService(ledgerRepository, queue);
   const wallets = new WalletService(db, () => eventSequencer.poke());
   const holdRepository = new HoldRepository(db);
-  const events = new EventService(eventRepository, ledgerRepository, holdRepository, wallets, eventSequencer);
+  const events = new EventService(eventRepository, ledgerRepository, holdRepository, wallets);
   const projects = new ProjectService(db);
   const eventHub = new EventHub(eventRepository, events, notifications, logger);
   const lotRepository = new LotRepository(db);

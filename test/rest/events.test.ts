@@ -1,3 +1,5 @@
+import { jest } from '@jest/globals';
+import { EventRepository } from '../../src/domain/events/event.repository.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { economy, ISO_MS, UUID, type Economy } from './ledger-setup.js';
 
@@ -151,6 +153,25 @@ describe('GET /events: read your writes', () => {
       expect(gql.body.data.events.totalCount).toBe(nodes.length);
     } finally {
       sequencer.start();
+    }
+  });
+});
+
+describe('GET /events: read your writes under load', () => {
+  it('does not wait for the background numbering, which goes on as long as commits keep coming', async () => {
+    const e = await economy(t, 'events-ryw-busy', { fund: 1, customers: 2 });
+    let release!: () => void;
+    const endless = new Promise<number>((resolve) => (release = () => resolve(0)));
+    // the background run's numbering never returns, as if commits kept it busy
+    const sequence = jest.spyOn(EventRepository.prototype, 'sequence').mockImplementation(() => endless);
+    try {
+      const posted = await transfer(e, { amount: 0.25, from: e.system.id, to: e.customers[0].id });
+      expect(posted.status).toBe(201);
+      expect((await eventsOf(e)).at(-1)).toMatchObject({ type: 'transaction.posted', data: { id: posted.body.transaction.id } });
+      expect(sequence).toHaveBeenCalled();
+    } finally {
+      sequence.mockRestore();
+      release();
     }
   });
 });

@@ -46,10 +46,18 @@ export class EventRepository {
     return row.n;
   }
 
-  /** Whether the project has committed events still waiting for their number (a small partial index: events_unsequenced_idx). */
-  async hasUnnumbered(projectId: number): Promise<boolean> {
-    const [row] = await this.db.query<{ waiting: boolean }>(`SELECT EXISTS (SELECT 1 FROM events WHERE seq IS NULL AND project_id = $1) AS waiting`, [projectId]);
-    return row.waiting;
+  /**
+   * When the project has committed events still waiting for their number (a probe of the small
+   * partial index events_unsequenced_idx), numbers up to `limit` committed events of any project
+   * (ledger_sequence_events, serialised with every other caller); how many it numbered (0: none
+   * of the project's was waiting). One statement either way.
+   */
+  async sequenceIfWaiting(projectId: number, limit: number): Promise<number> {
+    const [row] = await this.db.query<{ n: number }>(
+      `SELECT CASE WHEN EXISTS (SELECT 1 FROM events WHERE seq IS NULL AND project_id = $1) THEN ledger_sequence_events($2) ELSE 0 END AS n`,
+      [projectId, limit],
+    );
+    return row.n;
   }
 
   /** A project's numbered events after `after`, oldest first, `limit` of them. */

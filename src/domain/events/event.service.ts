@@ -10,7 +10,6 @@ import { checkInput } from '../shared/validation.js';
 import type { WalletService } from '../wallets/wallet.service.js';
 import type { WalletView } from '../wallets/wallet.types.js';
 import type { EventRepository } from './event.repository.js';
-import type { EventSequencer } from './event-sequencer.js';
 import type { EventPage, EventPageQuery, EventRow, EventSubject, LedgerEventView } from './event.types.js';
 
 const PageRules = z.object({
@@ -18,6 +17,9 @@ const PageRules = z.object({
   after: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
   limit: z.number().int().min(1).max(100).default(20),
 });
+
+/** Events a read numbers per statement when some of its project's wait (a larger backlog takes several). */
+const READ_NUMBERING_BATCH = 5_000;
 
 /**
  * Reading the outbox (CONTRACT §16). An event row names its subject; `data` is rendered from it
@@ -32,7 +34,6 @@ export class EventService {
     private readonly ledger: LedgerRepository,
     private readonly holds: HoldRepository,
     private readonly wallets: WalletService,
-    private readonly sequencer: EventSequencer,
   ) {}
 
   /** `GET /events` and GraphQL `events`: a project's events after a seq, oldest first. */
@@ -53,12 +54,13 @@ export class EventService {
   }
 
   /**
-   * Read your writes: numbering follows the commit (EventSequencer), so a change answered a
-   * moment ago may still wait for its seq. A read numbers what the project has committed first;
-   * it costs one index probe when nothing waits.
+   * Read your writes: numbering follows the commit (EventSequencer, in the background), so a
+   * change answered a moment ago may still wait for its seq. A read numbers what is committed
+   * when some of its project's events wait — itself, not by waiting for the background run, which
+   * goes on as long as commits keep coming. One statement when nothing waits.
    */
   private async numberCommitted(projectId: number): Promise<void> {
-    if (await this.events.hasUnnumbered(projectId)) await this.sequencer.flush();
+    while ((await this.events.sequenceIfWaiting(projectId, READ_NUMBERING_BATCH)) === READ_NUMBERING_BATCH);
   }
 
   /** Rows to events with their data, in the rows' order: one statement per kind of subject. */

@@ -13,7 +13,9 @@
 -- * Replays first: a request key that already made its posting answers that posting, as it
 --   was, and writes nothing (only if it is the same movement).
 -- * A refusal writes nothing, except that a hold found expired is released (status `expired`,
---   `held` decreased): that is the state it already had, not a posting.
+--   `held` decreased): that is the state it already had, not a posting. On an expiring asset the
+--   wallet is settled with it (lots_settle), which may post due expiries (`points.expired`), as
+--   any posting touching the wallet would have first.
 -- * References: a request's reference is reserved in ledger_references (unique per project
 --   across transactions and holds) before its movement, and the reservation removed when the
 --   movement is refused. A concurrent request with the same reference waits on the key and
