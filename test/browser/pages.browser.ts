@@ -68,6 +68,7 @@ describe('/console', () => {
 
   it('updates a balance live (walletChanged) when a transfer is made elsewhere', async () => {
     const page = await browser.newPage();
+    const feedsBefore = t.app.services.eventFeeds.size;
     await page.goto(`${t.baseUrl}/console`);
     await page.getByLabel('API key').fill(f.key);
     await page.getByRole('button', { name: 'Use key' }).click();
@@ -75,6 +76,9 @@ describe('/console', () => {
     await page.locator('#live').filter({ hasText: 'Live' }).waitFor();
     const cell = page.locator(`tr[data-wallet="${f.customers[1].id}"] td[data-field="${f.symbol}.balance"]`);
     await cell.filter({ hasText: /^0$/ }).waitFor();
+    // 'Live' means the socket is open; each row's subscription reaches the server a moment later
+    const rows = await page.locator('tr[data-wallet]').count();
+    await t.app.services.eventFeeds.whenSize((size) => size >= feedsBefore + rows);
     const started = Date.now();
     const res = await t.request('POST', '/transactions', { key: f.key, body: { amount: 2.5, currency: f.symbol, from: f.system.id, to: f.customers[1].id, projectId: f.projectId } });
     expect(res.status).toBe(201);
