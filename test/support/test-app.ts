@@ -77,12 +77,27 @@ export async function startTestApp(
     db,
     databaseUrl,
     async issueKey(owner, plan = 'pro') {
-      const res = await request<{ api_key: string }>('POST', '/admin/api-keys', {
-        headers: { admin_token: ADMIN_TOKEN },
-        body: { owner, plan_code: plan },
+      // Issuing forgets the owner's cached keys twice: at once, and when its NOTIFY comes back.
+      // The key is handed out after both, so a test's first request caches it for good (a late
+      // NOTIFY would drop it and cost the next request a lookup).
+      let forgotten = 0;
+      let settled!: () => void;
+      const bothSeen = new Promise<void>((resolve) => (settled = resolve));
+      const stop = app.services.apiKeys.onOwnerChange((changed) => {
+        if (changed === null || (changed === owner && ++forgotten === 2)) settled();
       });
-      if (res.status !== 201) throw new Error(`key issuance failed: ${res.status} ${JSON.stringify(res.body)}`);
-      return res.body.api_key;
+      try {
+        const res = await request<{ api_key: string }>('POST', '/admin/api-keys', {
+          headers: { admin_token: ADMIN_TOKEN },
+          body: { owner, plan_code: plan },
+        });
+        if (res.status !== 201) throw new Error(`key issuance failed: ${res.status} ${JSON.stringify(res.body)}`);
+        const fuse = new Promise<void>((resolve) => setTimeout(resolve, 5_000).unref());
+        await Promise.race([bothSeen, fuse]);
+        return res.body.api_key;
+      } finally {
+        stop();
+      }
     },
     request,
     graphql: (key, query, variables, headers) => request('POST', '/graphql', { key, body: { query, variables }, headers }),
