@@ -69,6 +69,29 @@ describe('walletChanged', () => {
   });
 });
 
+describe('where a subscription starts', () => {
+  it('receives nothing committed before it, even what is numbered after it started', async () => {
+    const p = await fundedProject(t, key, { customers: 1 });
+    const [a] = p.customers;
+    const client = await WsClient.connect(url, key);
+    const sequencer = t.app.services.eventSequencer;
+    await sequencer.stop(); // committed events wait for their number
+    try {
+      await transfer(t, p, p.system.id, a.id, 1); // committed before the subscription, not yet numbered
+      await subscribed(client, 'a', WALLET_CHANGED, { id: a.id });
+    } finally {
+      sequencer.start();
+    }
+    await sequencer.flush(); // the earlier transfer is numbered now, after the subscription started
+    await t.app.services.eventHub.wake(); // and read by the hub, which would hand it to the feed
+    await transfer(t, p, p.system.id, a.id, 2);
+    const [first] = await client.take('a', 1);
+    expect(first.data.walletChanged.balances[0].balance).toBe('3');
+    expect(client.pending).toBe(0);
+    await client.close();
+  });
+});
+
 describe('walletChanged with many subscribers', () => {
   it('reads the balances of all the wallets one delivery concerns together, not once per subscriber', async () => {
     const p = await fundedProject(t, key, { customers: 20, systemBalance: 100 });

@@ -10,6 +10,8 @@ import { EVENT_TYPES, type EventType, type LedgerEventView } from './event.types
 /** What the feeds listen to: every numbered event, in stream order, once (the EventHub). */
 export interface EventSource {
   subscribe(listener: (events: readonly LedgerEventView[]) => void): () => void;
+  /** The stream position after which a subscription starting now receives events (committed events numbered first). */
+  startingPoint(): Promise<bigint>;
 }
 
 export interface WatchOptions {
@@ -39,6 +41,8 @@ export class EventFeedService {
   private readonly byProject = new Map<number, Map<EventFeed, ReadonlySet<EventType> | null>>();
   private unsubscribe: (() => void) | null = null;
   private opened = 0;
+  /** Each open feed's starting point (EventSource.startingPoint): the events it receives are numbered after it. */
+  private readonly startsAfter = new Map<EventFeed, bigint>();
   private readonly sizeWatchers = new Set<() => void>();
 
   constructor(
@@ -58,7 +62,7 @@ export class EventFeedService {
   /** The events that change this wallet (its balances, holds or status), from now on; with the wallet as it is now. */
   async watchWallet(principal: Principal, walletId: string, options: WatchOptions = {}): Promise<{ wallet: WalletView; feed: EventFeed }> {
     const wallet = await this.wallets.get(principal, walletId);
-    const feed = this.open(options, () => remove(this.byWallet, wallet.id, feed));
+    const feed = this.open(await this.hub.startingPoint(), options, () => remove(this.byWallet, wallet.id, feed));
     add(this.byWallet, wallet.id, feed);
     return { wallet, feed };
   }
@@ -67,7 +71,7 @@ export class EventFeedService {
   async watchProject(principal: Principal, projectId: number, types: readonly string[] | null, options: WatchOptions = {}): Promise<EventFeed> {
     const wanted = types === null ? null : new Set(parseInput(TypesRule, types, 'types', { nested: true }));
     const project = await this.projects.get(principal, projectId);
-    const feed = this.open(options, () => {
+    const feed = this.open(await this.hub.startingPoint(), options, () => {
       const feeds = this.byProject.get(project.id);
       feeds?.delete(feed);
       if (feeds?.size === 0) this.byProject.delete(project.id);
@@ -101,16 +105,24 @@ export class EventFeedService {
   }
 
   /** The hub is followed only while a feed is open: with no listener it renders nothing. */
-  private open(options: WatchOptions, detach: () => void): EventFeed {
+  private open(startsAfter: bigint, options: WatchOptions, detach: () => void): EventFeed {
     this.opened += 1;
     this.unsubscribe ??= this.hub.subscribe((events) => this.dispatch(events));
     queueMicrotask(() => this.sizeChanged()); // once the caller has indexed the feed
-    return new EventFeed(this.capacity, () => {
+    const feed = new EventFeed(this.capacity, () => {
       this.opened -= 1;
+      this.startsAfter.delete(feed);
       detach();
       if (this.opened === 0) this.stopListening();
       this.sizeChanged();
     }, options.onOverflow);
+    this.startsAfter.set(feed, startsAfter);
+    return feed;
+  }
+
+  /** Offers the event unless it was committed before the feed's subscription started. */
+  private offer(feed: EventFeed, event: LedgerEventView): void {
+    if (BigInt(event.streamPos) > (this.startsAfter.get(feed) ?? -1n)) feed.offer(event);
   }
 
   private stopListening(): void {
@@ -122,10 +134,10 @@ export class EventFeedService {
     for (const event of events) {
       for (const walletId of event.walletIds) {
         const feeds = this.byWallet.get(walletId);
-        if (feeds) for (const feed of feeds) feed.offer(event);
+        if (feeds) for (const feed of feeds) this.offer(feed, event);
       }
       const feeds = this.byProject.get(event.projectId);
-      if (feeds) for (const [feed, wanted] of feeds) if (!wanted || wanted.has(event.type)) feed.offer(event);
+      if (feeds) for (const [feed, wanted] of feeds) if (!wanted || wanted.has(event.type)) this.offer(feed, event);
     }
   }
 }

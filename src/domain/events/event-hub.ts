@@ -6,6 +6,9 @@ import type { LedgerEventView } from './event.types.js';
 
 export type EventListener = (events: readonly LedgerEventView[]) => void;
 
+
+/** Events numbered per statement when a subscription starts (a larger backlog takes several). */
+const STARTING_POINT_BATCH = 5_000;
 /** Events read per statement while catching up. */
 const PAGE = 500;
 /** The safety net for a missed notification: the stream is re-read at least this often while someone listens. */
@@ -56,6 +59,17 @@ export class EventHub {
   subscribe(listener: EventListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Where a new subscriber starts: the committed events are numbered first (numbering follows the
+   * commit, in the background), then the stream's top is read. Events at or below it were
+   * committed before the subscription and are not its to receive, even if this hub delivers them
+   * a moment later; everything after it is.
+   */
+  async startingPoint(): Promise<bigint> {
+    while ((await this.repository.sequence(STARTING_POINT_BATCH)) === STARTING_POINT_BATCH);
+    return BigInt(await this.repository.streamTop());
   }
 
   /** The stream position this instance has delivered up to. */
