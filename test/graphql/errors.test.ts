@@ -1,4 +1,5 @@
 import type { Database } from '../../src/db/database.js';
+import { watchKeyIssue } from '../support/key-issue-settled.js';
 import { startLoggedApp, type LoggedApp } from '../support/logged-app.js';
 import { ADMIN_TOKEN } from '../support/test-app.js';
 
@@ -23,22 +24,16 @@ describe('GraphQL internal_error', () => {
     fetch(`${baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', api_key: key, ...headers }, body: JSON.stringify(body) });
 
   it('answers internal_error without internals and logs the cause with the request id', async () => {
-    // Issuing forgets the owner's cached keys twice: at once, and when its NOTIFY comes back. The
-    // key is warmed up after both, or the second would drop it and the request would fail in
-    // authentication instead of in the resolver.
-    let forgotten = 0;
-    let bothSeen!: () => void;
-    const seen = new Promise<void>((resolve) => (bothSeen = resolve));
-    const stop = logged.app.services.apiKeys.onOwnerChange((owner) => {
-      if (owner === 'gql-doomed' && ++forgotten === 2) bothSeen();
-    });
+    // warmed up once the issue has reached the key cache for good, or a late NOTIFY would drop the
+    // key and the request would fail in authentication instead of in the resolver
+    const issue = watchKeyIssue(logged.app.services.apiKeys, 'gql-doomed');
     const issued = await fetch(`${baseUrl}/admin/api-keys`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', admin_token: ADMIN_TOKEN },
       body: JSON.stringify({ owner: 'gql-doomed', plan_code: 'pro' }),
     }).then((r) => r.json() as Promise<{ api_key: string }>);
-    await seen;
-    stop();
+    await issue.settled;
+    issue.stop();
     expect((await post(issued.api_key, { query: '{ projects(first: 1) { totalCount } }' })).status).toBe(200);
 
     await db.close();

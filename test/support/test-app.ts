@@ -3,6 +3,7 @@ import { createApp, type App } from '../../src/app.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import type { LotSweeperOptions } from '../../src/domain/lots/lot-sweeper.js';
 import { createLogger } from '../../src/logger.js';
+import { watchKeyIssue } from './key-issue-settled.js';
 import { createTestDatabase } from './database.js';
 import type { WebhookOptions } from '../../src/services.js';
 
@@ -77,26 +78,18 @@ export async function startTestApp(
     db,
     databaseUrl,
     async issueKey(owner, plan = 'pro') {
-      // Issuing forgets the owner's cached keys twice: at once, and when its NOTIFY comes back.
-      // The key is handed out after both, so a test's first request caches it for good (a late
-      // NOTIFY would drop it and cost the next request a lookup).
-      let forgotten = 0;
-      let settled!: () => void;
-      const bothSeen = new Promise<void>((resolve) => (settled = resolve));
-      const stop = app.services.apiKeys.onOwnerChange((changed) => {
-        if (changed === null || (changed === owner && ++forgotten === 2)) settled();
-      });
+      // handed out once the issue has reached the key cache for good (support/key-issue-settled.ts)
+      const issue = watchKeyIssue(app.services.apiKeys, owner);
       try {
         const res = await request<{ api_key: string }>('POST', '/admin/api-keys', {
           headers: { admin_token: ADMIN_TOKEN },
           body: { owner, plan_code: plan },
         });
         if (res.status !== 201) throw new Error(`key issuance failed: ${res.status} ${JSON.stringify(res.body)}`);
-        const fuse = new Promise<void>((resolve) => setTimeout(resolve, 5_000).unref());
-        await Promise.race([bothSeen, fuse]);
+        await issue.settled;
         return res.body.api_key;
       } finally {
-        stop();
+        issue.stop();
       }
     },
     request,

@@ -6,9 +6,6 @@ import type { LedgerEventView } from './event.types.js';
 
 export type EventListener = (events: readonly LedgerEventView[]) => void;
 
-
-/** Events numbered per statement when a subscription starts (a larger backlog takes several). */
-const STARTING_POINT_BATCH = 5_000;
 /** Events read per statement while catching up. */
 const PAGE = 500;
 /** The safety net for a missed notification: the stream is re-read at least this often while someone listens. */
@@ -68,7 +65,7 @@ export class EventHub {
    * a moment later; everything after it is.
    */
   async startingPoint(): Promise<bigint> {
-    while ((await this.repository.sequence(STARTING_POINT_BATCH)) === STARTING_POINT_BATCH);
+    await this.repository.sequenceCommitted();
     return BigInt(await this.repository.streamTop());
   }
 

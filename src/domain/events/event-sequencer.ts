@@ -1,9 +1,7 @@
 import { outsideStatementScope } from '../../db/statement-counter.js';
 import type { Logger } from '../../logger.js';
-import type { EventRepository } from './event.repository.js';
+import { SEQUENCE_BATCH, type EventRepository } from './event.repository.js';
 
-/** Events numbered per database transaction; a larger backlog takes several. */
-const BATCH = 5_000;
 /** The safety net: events committed by an instance that died before waking a sequencer are numbered by the next tick of any instance. */
 const TICK_MS = 1_000;
 
@@ -77,9 +75,9 @@ export class EventSequencer {
       try {
         let numbered: number;
         do {
-          numbered = await this.repository.sequence(BATCH);
+          numbered = await this.repository.sequence(SEQUENCE_BATCH);
           this.numbered += numbered;
-        } while (numbered === BATCH && !this.stopped);
+        } while (numbered === SEQUENCE_BATCH && !this.stopped);
       } catch (err) {
         this.logger.error({ err }, 'numbering events failed; retried at the next commit or tick');
       }

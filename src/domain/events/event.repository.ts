@@ -36,6 +36,9 @@ export async function emitEvent(em: EntityManager, event: { projectId: number; t
   await em.execute('SELECT ledger_emit(?, ?, ?, ?, ?)', [event.projectId, event.type, event.subjectId, event.status, event.at]);
 }
 
+/** Events numbered per statement (ledger_sequence_events); a larger backlog takes several. */
+export const SEQUENCE_BATCH = 5_000;
+
 /** The outbox (migrations/Migration20261124126000_events.ts): numbering and reading committed events. */
 export class EventRepository {
   constructor(private readonly db: Database) {}
@@ -47,17 +50,17 @@ export class EventRepository {
   }
 
   /**
-   * When the project has committed events still waiting for their number (a probe of the small
-   * partial index events_unsequenced_idx), numbers up to `limit` committed events of any project
-   * (ledger_sequence_events, serialised with every other caller); how many it numbered (0: none
-   * of the project's was waiting). One statement either way.
+   * Numbers every event committed now, SEQUENCE_BATCH per statement. With `projectId` (a read that
+   * must see its writes), only when some of that project's wait: a probe of the small partial
+   * index events_unsequenced_idx in the same statement, so one statement when none does.
    */
-  async sequenceIfWaiting(projectId: number, limit: number): Promise<number> {
-    const [row] = await this.db.query<{ n: number }>(
-      `SELECT CASE WHEN EXISTS (SELECT 1 FROM events WHERE seq IS NULL AND project_id = $1) THEN ledger_sequence_events($2) ELSE 0 END AS n`,
-      [projectId, limit],
-    );
-    return row.n;
+  async sequenceCommitted(projectId?: number): Promise<void> {
+    const waiting = projectId === undefined ? null : `EXISTS (SELECT 1 FROM events WHERE seq IS NULL AND project_id = $2)`;
+    const sql = waiting ? `SELECT CASE WHEN ${waiting} THEN ledger_sequence_events($1) ELSE 0 END AS n` : `SELECT ledger_sequence_events($1) AS n`;
+    for (;;) {
+      const [row] = await this.db.query<{ n: number }>(sql, waiting ? [SEQUENCE_BATCH, projectId] : [SEQUENCE_BATCH]);
+      if (row.n < SEQUENCE_BATCH) return;
+    }
   }
 
   /** A project's numbered events after `after`, oldest first, `limit` of them. */

@@ -18,9 +18,6 @@ const PageRules = z.object({
   limit: z.number().int().min(1).max(100).default(20),
 });
 
-/** Events a read numbers per statement when some of its project's wait (a larger backlog takes several). */
-const READ_NUMBERING_BATCH = 5_000;
-
 /**
  * Reading the outbox (CONTRACT §16). An event row names its subject; `data` is rendered from it
  * when read, which is exactly the resource as it was when the event was written: a transaction
@@ -60,7 +57,7 @@ export class EventService {
    * goes on as long as commits keep coming. One statement when nothing waits.
    */
   private async numberCommitted(projectId: number): Promise<void> {
-    while ((await this.events.sequenceIfWaiting(projectId, READ_NUMBERING_BATCH)) === READ_NUMBERING_BATCH);
+    await this.events.sequenceCommitted(projectId);
   }
 
   /** Rows to events with their data, in the rows' order: one statement per kind of subject. */
