@@ -1,9 +1,11 @@
 import { validationError } from '../domain/errors.js';
 
 /**
- * Opaque Relay cursors. Lists the services page by offset (projects, assets, wallets, a wallet's
- * history by page) use an offset cursor; lists read by keyset (recent transactions of a wallet,
- * webhook events) use the row's `seq`. Either way a client only hands back what it was given.
+ * Opaque Relay cursors. The oldest-first lists the services page by offset (projects, assets) use
+ * an offset cursor; every newest-first list (holds, histories, a wallet's recent transactions) and
+ * the keyset lists (wallets, webhook events) use the row's `seq` (issue 19: a row posted between
+ * two pages then cannot repeat an item). Either way a client only hands back what it was given;
+ * a cursor of the other kind is a validation_error.
  */
 type CursorKind = 'offset' | 'seq';
 

@@ -1,8 +1,9 @@
 import { ArgsType, Field, Int } from 'type-graphql';
 import { validationError } from '../domain/errors.js';
-import { encodeCursor, offsetAfter } from './cursors.js';
-import type { Window } from './types/connection.js';
-import type { Page, PageRequest } from '../domain/shared/paging.js';
+import { decodeCursor, encodeCursor, offsetAfter } from './cursors.js';
+import { toConnection, type Connection, type Window } from './types/connection.js';
+import type { KeysetRequest, Page, PageRequest } from '../domain/shared/paging.js';
+import type { GraphQLContext } from './context.js';
 
 @ArgsType()
 export class PageArgs {
@@ -42,4 +43,23 @@ export function arrayWindow<T>(items: readonly T[], first: number, after: string
   const offset = offsetAfter(after);
   const rows = items.slice(offset, offset + first);
   return { rows, offset, hasPreviousPage: offset > 0, hasNextPage: offset + rows.length < items.length };
+}
+
+/**
+ * The keyset request of a newest-first connection (issue 19): `first` rows older than the `after`
+ * cursor's `seq`. An offset cursor of the lists paged by offset before is refused
+ * (validation_error, docs/decisions.md).
+ */
+export function keysetOf(first: number, after: string | null | undefined, ctx: GraphQLContext): KeysetRequest {
+  return { limit: checkFirst(first, ctx.limits.maxPageSize), before: decodeCursor('seq', after) };
+}
+
+/** A newest-first keyset page as a connection: each edge's cursor is its row's `seq`, the total every item's. */
+export function keysetConnection<R extends { seq: string }, T>(page: Page<R> & { hasMore: boolean }, after: string | null | undefined, nodeOf: (row: R) => T): Connection<T> {
+  return toConnection(
+    { rows: page.items, hasNextPage: page.hasMore, hasPreviousPage: after !== null && after !== undefined },
+    (row) => encodeCursor('seq', row.seq),
+    nodeOf,
+    () => page.total,
+  );
 }

@@ -1,6 +1,6 @@
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { fundedProject, type FundedProject } from '../support/fixtures.js';
-import { stateSnapshot } from './support/fuzz-oracle.js';
+import { stateSnapshot } from '../http/fuzz/oracle.js';
 
 /**
  * CONTRACT §2 tenancy, as a matrix: every REST endpoint and every GraphQL query, mutation and

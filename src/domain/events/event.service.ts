@@ -14,7 +14,11 @@ import type { EventPage, EventPageQuery, EventRow, EventSubject, LedgerEventView
 
 const PageRules = z.object({
   projectId: ProjectIdRule,
-  after: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
+  // a seq: a number, or its digits as text (a GraphQL endCursor); not any text Number() reads ('', ' ', '0x10', '1e3')
+  after: z
+    .union([z.number(), z.string().regex(/^\d{1,16}$/, 'must be a seq (an integer)').transform(Number)])
+    .pipe(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER))
+    .default(0),
   limit: z.number().int().min(1).max(100).default(20),
 });
 

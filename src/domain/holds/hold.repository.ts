@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.js';
+import { olderThan } from '../shared/paging.js';
 import type { HoldStatus, HoldView } from './hold.types.js';
 
 /**
@@ -46,13 +47,16 @@ export class HoldRepository {
     return rows.map(toHold);
   }
 
-  /** A page of a project's holds, newest first, optionally of one wallet (either side) and one status, with the total. */
-  async list(projectId: number, walletId: string | null, status: HoldStatus | null, limit: number, offset: number): Promise<{ rows: HoldView[]; total: number }> {
+  /**
+   * A window of a project's holds, newest first (`seq`), optionally of one wallet (either side) and
+   * one status, older than `before` when given (keyset, windowOf); the total counts every match.
+   */
+  async list(projectId: number, walletId: string | null, status: HoldStatus | null, window: { limit: number; offset: number; before: string | null }): Promise<{ rows: HoldView[]; total: number }> {
     const where = `h.project_id = $1 AND ($2::uuid IS NULL OR h.from_wallet_id = $2 OR h.to_wallet_id = $2) AND ${statusIs('$3')}`;
     const [rows, [count]] = await Promise.all([
       this.db.query<RawHold>(
-        `SELECT ${HOLD_COLUMNS} FROM holds h ${HOLD_JOINS} WHERE ${where} ORDER BY h.seq DESC LIMIT $4 OFFSET $5`,
-        [projectId, walletId, status, limit, offset],
+        `SELECT ${HOLD_COLUMNS} FROM holds h ${HOLD_JOINS} WHERE ${where} AND ${olderThan('h.seq', '$6::bigint')} ORDER BY h.seq DESC LIMIT $4 OFFSET $5`,
+        [projectId, walletId, status, window.limit, window.offset, window.before],
       ),
       this.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM holds h WHERE ${where}`, [projectId, walletId, status]),
     ]);

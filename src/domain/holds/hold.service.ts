@@ -8,13 +8,13 @@ import type { PostingQueue } from '../ledger/posting-queue.js';
 import { minorAmount, refusal, resolveMovement } from '../ledger/movement.js';
 import { UuidRule, ProjectIdRule } from '../shared/ids.js';
 import { checkField, checkInput } from '../shared/validation.js';
-import { PageRules, offsetOf, type Page } from '../shared/paging.js';
+import { checkPaging, pageOf, windowOf, type Page } from '../shared/paging.js';
 import { isUuid } from '../shared/ids.js';
 import type { HoldRepository } from './hold.repository.js';
 import { HOLD_STATUSES, type CaptureHoldInput, type CreateHoldInput, type HoldListQuery, type HoldView, type VoidHoldInput } from './hold.types.js';
 import { z } from 'zod';
 
-const ListRules = PageRules.extend({ projectId: ProjectIdRule, status: z.enum(HOLD_STATUSES).optional() });
+const FilterRules = z.object({ projectId: ProjectIdRule, status: z.enum(HOLD_STATUSES).optional() });
 
 /**
  * Holds (two-phase transfers, CONTRACT §10): reserve the sender's available funds, then capture
@@ -101,8 +101,9 @@ export class HoldService {
   }
 
   /** A project's holds, newest first; `walletId` (an id or address of the project) matches either side. */
-  async list(principal: Principal, query: HoldListQuery): Promise<Page<HoldView>> {
-    const { projectId, status, page, limit } = checkInput(ListRules, { projectId: query.projectId, status: query.status, page: query.page, limit: query.limit });
+  async list(principal: Principal, query: HoldListQuery): Promise<Page<HoldView> & { hasMore: boolean }> {
+    const { projectId, status } = checkInput(FilterRules, { projectId: query.projectId, status: query.status });
+    const paging = checkPaging(query);
     let walletId: string | null = null;
     if (query.walletId !== undefined) {
       const wallet = await this.ledger.findWallet(principal.ownerId, query.walletId, isUuid(query.walletId) ? query.walletId : null, projectId);
@@ -111,8 +112,8 @@ export class HoldService {
     } else if (!(await this.ledger.ownsProject(principal.ownerId, projectId))) {
       throw notFound('project', projectId);
     }
-    const { rows, total } = await this.holds.list(projectId, walletId, status ?? null, limit, offsetOf({ page, limit }));
-    return { items: rows, total };
+    const { rows, total } = await this.holds.list(projectId, walletId, status ?? null, windowOf(paging));
+    return pageOf(paging, rows, total);
   }
 
   /** The caller's hold in that project (else 404), before any state check. */

@@ -1,3 +1,4 @@
+import type { Paging } from '../shared/paging.js';
 import type { Annotations } from '../ledger/ledger.rules.js';
 
 export type HoldStatus = 'pending' | 'captured' | 'voided' | 'expired';
@@ -44,10 +45,11 @@ export interface VoidHoldInput {
   projectId: number;
 }
 
-export interface HoldListQuery {
+export interface HoldFilter {
   projectId: number;
   walletId?: string;
   status?: HoldStatus;
-  page: number;
-  limit: number;
 }
+
+/** By page (REST) or by keyset (GraphQL), CONTRACT §7 and issue 19. */
+export type HoldListQuery = HoldFilter & Paging;

@@ -2,6 +2,7 @@ import type { Database } from '../../db/database.js';
 import type { AssetRef, BalanceAsOfRow, BalanceRow, HistoryRow, PostingLeg, PostingRequest, PostingResult, TransactionRow, WalletRef } from './ledger.types.js';
 import { EXPIRED_ADDRESS, MINT_ADDRESS } from './ledger.types.js';
 import { isUuid } from '../shared/ids.js';
+import { olderThan } from '../shared/paging.js';
 import { Gatherer } from '../../db/gatherer.js';
 
 export interface PostingContext {
@@ -73,11 +74,11 @@ const HISTORY_COLUMNS = `
 export const recentOfWallet = (walletId: string, beforeSeq: string, limit: string, assetId = 'NULL::uuid'): string => `
            SELECT u.* FROM (
              (SELECT * FROM transactions t1 WHERE t1.from_wallet_id = ${walletId}
-                AND (${beforeSeq} IS NULL OR t1.seq < ${beforeSeq}) AND (${assetId} IS NULL OR t1.asset_id = ${assetId})
+                AND ${olderThan('t1.seq', beforeSeq)} AND (${assetId} IS NULL OR t1.asset_id = ${assetId})
               ORDER BY t1.seq DESC LIMIT ${limit})
              UNION ALL
              (SELECT * FROM transactions t2 WHERE t2.to_wallet_id = ${walletId}
-                AND (${beforeSeq} IS NULL OR t2.seq < ${beforeSeq}) AND (${assetId} IS NULL OR t2.asset_id = ${assetId})
+                AND ${olderThan('t2.seq', beforeSeq)} AND (${assetId} IS NULL OR t2.asset_id = ${assetId})
               ORDER BY t2.seq DESC LIMIT ${limit})
            ) u ORDER BY u.seq DESC LIMIT ${limit}`;
 
@@ -149,11 +150,11 @@ const cutsOfWallet = (walletId: string, asOf: string): string => `
 const recentOfWalletAsOf = (walletId: string, beforeSeq: string, limit: string, cuts: string): string => `
            SELECT u.* FROM (
              (SELECT * FROM transactions t1 WHERE t1.from_wallet_id = ${walletId} AND t1.seq <= ${cuts}.last
-                AND (${beforeSeq} IS NULL OR t1.seq < ${beforeSeq}) AND t1.seq <= ${cuts}.seqs[array_position(${cuts}.assets, t1.asset_id)]
+                AND ${olderThan('t1.seq', beforeSeq)} AND t1.seq <= ${cuts}.seqs[array_position(${cuts}.assets, t1.asset_id)]
               ORDER BY t1.seq DESC LIMIT ${limit})
              UNION ALL
              (SELECT * FROM transactions t2 WHERE t2.to_wallet_id = ${walletId} AND t2.seq <= ${cuts}.last
-                AND (${beforeSeq} IS NULL OR t2.seq < ${beforeSeq}) AND t2.seq <= ${cuts}.seqs[array_position(${cuts}.assets, t2.asset_id)]
+                AND ${olderThan('t2.seq', beforeSeq)} AND t2.seq <= ${cuts}.seqs[array_position(${cuts}.assets, t2.asset_id)]
               ORDER BY t2.seq DESC LIMIT ${limit})
            ) u ORDER BY u.seq DESC LIMIT ${limit}`;
 

@@ -9,6 +9,7 @@ import { groupByWallet, MINT_ADDRESS } from './ledger.types.js';
 import { asOfRefusal, checkAsOf, type AsOfWallet } from './as-of.rules.js';
 import { isUuid, UuidRule } from '../shared/ids.js';
 import { checkField } from '../shared/validation.js';
+import { checkPaging, pageOf, windowOf, type Paging } from '../shared/paging.js';
 import { minorAmount, refusal, requireWallets, resolveContext, resolveMovement, type AmountSource } from './movement.js';
 
 export type { AmountSource } from './movement.js';
@@ -47,19 +48,21 @@ export interface TransferOptions {
   record?: (posting: PostingSummary) => WebhookCall;
 }
 
-export interface HistoryQuery {
+export interface HistoryFilter {
   walletId: string;
   projectId?: number;
   currency?: string;
   reference?: string;
-  page: number;
-  limit: number;
 }
+
+/** By page (REST, CONTRACT §7) or by keyset (GraphQL, issue 19). */
+export type HistoryQuery = HistoryFilter & Paging;
 
 export interface HistoryPage {
   balance: BalanceRow;
   rows: HistoryRow[];
   total: number;
+  hasMore: boolean;
 }
 
 /** A history as of a time (CONTRACT §14): the balance and the total are those after the cut. */
@@ -67,6 +70,7 @@ export interface HistoryAsOfPage {
   balance: BalanceAsOfRow;
   rows: HistoryRow[];
   total: number;
+  hasMore: boolean;
 }
 
 /** What a wallet showed at an instant: every balance, and its newest transactions then. */
@@ -183,16 +187,19 @@ export class LedgerService {
   /** A wallet's balance in one currency and one page of its history in it (or its transaction with `reference`), newest first. */
   async history(principal: Principal, query: HistoryQuery): Promise<HistoryPage> {
     if (query.reference !== undefined) checkAnnotations({ reference: query.reference });
+    const paging = checkPaging(query);
     const { wallet, assetId } = await this.historyOf(principal, query);
     const balances = await this.repository.balances([wallet.id]);
     const balance = balances.find((b) => b.assetId === assetId);
     if (!balance) throw notFound('currency', query.currency);
+    const { limit, offset, before } = windowOf(paging);
     if (query.reference !== undefined) {
       const found = await this.repository.byReference(wallet.id, assetId, wallet.projectId, query.reference);
-      return { balance, rows: found.slice((query.page - 1) * query.limit, query.page * query.limit), total: found.length };
+      const rows = found.filter((row) => before === null || BigInt(row.seq) < BigInt(before)).slice(offset, offset + limit);
+      return { balance, ...pageRows(paging, rows, found.length) };
     }
-    const rows = await this.repository.page(wallet.id, assetId, query.limit, (query.page - 1) * query.limit);
-    return { balance, rows, total: balance.transactionCount };
+    const rows = await this.repository.page(wallet.id, assetId, limit, offset, before);
+    return { balance, ...pageRows(paging, rows, balance.transactionCount) };
   }
 
   /**
@@ -200,12 +207,16 @@ export class LedgerService {
    * transaction in that currency at or before `asOf`, and a page of the history up to it.
    */
   async historyAsOf(principal: Principal, query: HistoryQuery & { asOf: Date }): Promise<HistoryAsOfPage> {
+    const paging = checkPaging(query);
     const { wallet, assetId } = await this.historyOf(principal, query);
     checkAsOf(query.asOf, wallet);
     const [balance] = await this.repository.balancesAsOf([wallet.id], query.asOf, assetId);
     if (!balance) throw notFound('currency', query.currency);
-    const rows = balance.cutSeq === null ? [] : await this.repository.page(wallet.id, assetId, query.limit, (query.page - 1) * query.limit, after(balance.cutSeq));
-    return { balance, rows, total: balance.transactionCount };
+    const { limit, offset, before } = windowOf(paging);
+    // the history up to the cut, and of that what lies before the cursor
+    const bound = balance.cutSeq === null ? null : earlier(after(balance.cutSeq), before);
+    const rows = bound === null ? [] : await this.repository.page(wallet.id, assetId, limit, offset, bound);
+    return { balance, ...pageRows(paging, rows, balance.transactionCount) };
   }
 
   /** One wallet as it was at `asOf`: every balance and its newest `limit` transactions (two statements); callers have checked tenancy. */
@@ -296,6 +307,14 @@ function atLeg<T>(index: number, run: () => T): T {
 
 /** The first `seq` after `seq`: a history up to and including a cut is the rows before it. */
 const after = (seq: string): string => (BigInt(seq) + 1n).toString();
+
+/** The earlier of two `before` bounds (null: none). */
+const earlier = (a: string, b: string | null): string => (b === null || BigInt(a) < BigInt(b) ? a : b);
+
+function pageRows(paging: Paging, rows: HistoryRow[], total: number): { rows: HistoryRow[]; total: number; hasMore: boolean } {
+  const page = pageOf(paging, rows, total);
+  return { rows: page.items, total, hasMore: page.hasMore };
+}
 
 /**
  * Reads the wallets that can be read at `asOf` in one call (`read` gets their ids and their

@@ -2,10 +2,10 @@ import { Arg, Args, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql
 import type { GraphQLContext } from '../context.js';
 import { projectIdOf } from '../ids.js';
 import { idempotent } from '../idempotency.js';
-import { checkFirst, offsetCursor, offsetWindow, PageArgs } from '../paging.js';
+import { keysetConnection, keysetOf, PageArgs } from '../paging.js';
 import { holdModel, transactionModel, type HoldModel, type TransactionModel } from '../presenters.js';
 import { DecimalScalar, JSONObjectScalar } from '../scalars.js';
-import { toConnection, type Connection } from '../types/connection.js';
+import type { Connection } from '../types/connection.js';
 import { HoldCaptureType, HoldConnection, HoldStatusEnum, HoldType } from '../types/hold.type.js';
 
 /** Holds (CONTRACT §10): mutations take the REST body's fields as arguments; the rules are HoldService's. */
@@ -26,8 +26,8 @@ export class HoldResolver {
     @Ctx() ctx: GraphQLContext,
   ): Promise<Connection<HoldModel>> {
     const query = { projectId: projectIdOf(projectId), ...(walletId != null && { walletId }), ...(status != null && { status }) };
-    const window = await offsetWindow(checkFirst(first, ctx.limits.maxPageSize), after, (page) => ctx.services.holds.list(ctx.principal, { ...query, ...page }));
-    return toConnection(window, (_, i) => offsetCursor(window.offset, i), holdModel, () => window.total);
+    const page = await ctx.services.holds.list(ctx.principal, { ...query, ...keysetOf(first, after, ctx) });
+    return keysetConnection(page, after, holdModel);
   }
 
   @Mutation(() => HoldType, { description: "POST /holds: reserves the sender's available funds; nothing is posted." })

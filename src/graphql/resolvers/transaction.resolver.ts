@@ -1,15 +1,15 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { PageRequest } from '../../domain/shared/paging.js';
+import type { HistoryRow } from '../../domain/ledger/ledger.types.js';
 import type { WalletView } from '../../domain/wallets/wallet.types.js';
 import type { GraphQLContext } from '../context.js';
 import { projectIdOf } from '../ids.js';
 import { idempotent } from '../idempotency.js';
 import { BatchTransferInput, SeedInput, TransferInput } from '../inputs/ledger.input.js';
 import { DecimalScalar, JSONObjectScalar } from '../scalars.js';
-import { checkFirst, offsetCursor, offsetWindow, PageArgs } from '../paging.js';
+import { keysetConnection, keysetOf, PageArgs } from '../paging.js';
 import { balanceAsOfModel, balanceModel, transactionModel, type BalanceModel, type TransactionModel } from '../presenters.js';
 import { DateTimeScalar } from '../scalars.js';
-import { toConnection, type Connection } from '../types/connection.js';
+import type { Connection } from '../types/connection.js';
 import { TransactionHistoryType, TransactionType } from '../types/transaction.type.js';
 import { WalletType } from '../types/wallet.type.js';
 
@@ -35,25 +35,14 @@ export class TransactionResolver {
       ...(currency != null && { currency }),
       ...(reference != null && { reference }),
     };
-    let balance: BalanceModel | undefined;
-    const { ledger } = ctx.services;
-    const read = asOf
-      ? async (page: PageRequest) => {
-          const result = await ledger.historyAsOf(ctx.principal, { ...query, ...page, asOf });
-          balance ??= balanceAsOfModel(result.balance, asOf);
-          return result;
-        }
-      : async (page: PageRequest) => {
-          const result = await ledger.history(ctx.principal, { ...query, ...page });
-          balance ??= balanceModel(result.balance);
-          return result;
-        };
-    const window = await offsetWindow(checkFirst(first, ctx.limits.maxPageSize), after, async (page) => {
-      const result = await read(page);
-      return { items: result.rows, total: result.total };
-    });
-    const connection = toConnection(window, (_, i) => offsetCursor(window.offset, i), transactionModel, () => window.total);
-    return Object.assign(connection, { balance: balance! });
+    const keyset = keysetOf(first, after, ctx);
+    const connectionOf = (page: { rows: HistoryRow[]; total: number; hasMore: boolean }) => keysetConnection({ ...page, items: page.rows }, after, transactionModel);
+    if (asOf) {
+      const page = await ctx.services.ledger.historyAsOf(ctx.principal, { ...query, ...keyset, asOf });
+      return Object.assign(connectionOf(page), { balance: balanceAsOfModel(page.balance, asOf) });
+    }
+    const page = await ctx.services.ledger.history(ctx.principal, { ...query, ...keyset });
+    return Object.assign(connectionOf(page), { balance: balanceModel(page.balance) });
   }
 
   @FieldResolver(() => WalletType, { nullable: true, description: 'null for a seed (from @mint).' })

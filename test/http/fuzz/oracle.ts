@@ -1,5 +1,5 @@
 import { ERROR_STATUS } from '../../../src/domain/errors.js';
-import type { Queryable } from './invariants.js';
+import type { Queryable } from '../../reliability/support/invariants.js';
 
 /** Why a REST answer breaks the contract for a certainly-invalid request (null: it does not). */
 export function restAnswerProblem(status: number, body: unknown): string | null {
@@ -50,4 +50,40 @@ export async function stateSnapshot(db: Queryable): Promise<unknown> {
     db.query(`SELECT project_id, reference, id FROM ledger_references ORDER BY project_id, reference`),
   ]);
   return { balances, transactions, projects, assets, wallets, holds, references };
+}
+
+/**
+ * Why a GraphQL answer to a certainly-refused query breaks the contract (null: it does not):
+ * errors with contract codes, or no error and nothing found (`root` null, `_entities` all null).
+ */
+export function graphqlQueryProblem(status: number, body: any, root: string | null): string | null {
+  if (status === 200 && body && !body.errors && root) {
+    const value = body.data?.[root];
+    if (value === null || (Array.isArray(value) && value.every((item) => item === null))) return null;
+    return `wrongful data ${JSON.stringify(body.data).slice(0, 200)}`;
+  }
+  return graphqlAnswerProblem(status, body, root);
+}
+
+/**
+ * Money is conserved: every stored balance is its wallet's history replayed (received − sent),
+ * and every asset's balances add up to what was minted less what left to @mint or @expired.
+ */
+export async function conservationProblems(db: Queryable): Promise<string[]> {
+  const wallets = await db.query<{ wallet_id: string; stored: string; replayed: string }>(
+    `SELECT b.wallet_id, b.amount::text AS stored,
+            (coalesce((SELECT sum(amount) FROM transactions WHERE to_wallet_id = b.wallet_id AND asset_id = b.asset_id), 0)
+             - coalesce((SELECT sum(amount) FROM transactions WHERE from_wallet_id = b.wallet_id AND asset_id = b.asset_id), 0))::text AS replayed
+       FROM balances b`,
+  );
+  const assets = await db.query<{ asset_id: string; held: string; issued: string }>(
+    `SELECT a.id AS asset_id, coalesce((SELECT sum(amount) FROM balances WHERE asset_id = a.id), 0)::text AS held,
+            (coalesce((SELECT sum(amount) FROM transactions WHERE asset_id = a.id AND from_wallet_id IS NULL), 0)
+             - coalesce((SELECT sum(amount) FROM transactions WHERE asset_id = a.id AND to_wallet_id IS NULL), 0))::text AS issued
+       FROM assets a`,
+  );
+  return [
+    ...wallets.filter((w) => w.stored !== w.replayed).map((w) => `wallet ${w.wallet_id}: balance ${w.stored}, history ${w.replayed}`),
+    ...assets.filter((a) => a.held !== a.issued).map((a) => `asset ${a.asset_id}: balances ${a.held}, issued ${a.issued}`),
+  ];
 }

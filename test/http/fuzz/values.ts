@@ -148,3 +148,14 @@ export const deepJson = fc.tuple(fc.integer({ min: 65, max: 400 }), fc.boolean()
   for (let i = 0; i < depth; i++) value = arrays ? [value] : { a: value };
   return value;
 });
+
+/** 40–95 KiB of text, some of it multi-byte: within the body limit, beyond every string field's rule. */
+export const giantString = fc
+  .tuple(fc.integer({ min: 40 * 1024, max: 90 * 1024 }), fc.constantFrom('x', 'é', '💸', '\u202e', 'a b'))
+  .map(([size, unit]) => unit.repeat(Math.floor(size / Buffer.byteLength(unit))));
+
+/**
+ * Text with a NUL inside, for query strings and paths: a lone surrogate cannot travel in a URL
+ * (URLSearchParams sends U+FFFD instead, which is storable), a NUL can (%00).
+ */
+export const nulString = fc.tuple(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 })).map(([a, b]) => `${a}\u0000${b}`);

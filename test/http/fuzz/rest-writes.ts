@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import {
   deepJson,
+  giantString,
   unstorableString,
   badProjectIdSegment,
   badUuidSegment,
@@ -11,7 +12,7 @@ import {
   unknownReference,
   wrongContentTypes,
   wrongType,
-} from './fuzz-values.js';
+} from './values.js';
 
 /** The fuzzed owner's resources: a funded project whose asset has transactions. */
 export interface FuzzTarget {
@@ -37,6 +38,7 @@ export interface FuzzRequest {
   raw?: string;
   /** undefined: application/json; null: none. */
   contentType?: string | null;
+  headers?: Record<string, string>;
 }
 
 type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'object';
@@ -331,6 +333,8 @@ function casesOf(spec: EndpointSpec): fc.Arbitrary<FuzzRequest> {
       arbs.push(fc.tuple(wrongType(f.type, f.nullable), noisy(field)).map(([value, body]) => withBody(`${field}: wrong type`, { ...body, [field]: value })));
       if (f.type === 'string') {
         arbs.push(fc.tuple(unstorableString, noisy(field)).map(([value, body]) => withBody(`${field}: unstorable text`, { ...body, [field]: value })));
+        // within the 100 KiB body limit, far beyond any string field's rule
+        arbs.push(fc.tuple(giantString, noisy(field)).map(([value, body]) => withBody(`${field}: giant string`, { ...body, [field]: value })));
       }
       if (f.type === 'object') {
         const bad = fc.oneof(unstorableString.map((v) => ({ note: v })), unstorableString.map((k) => ({ [k]: 1 })), deepJson.map((v) => ({ deep: v })));

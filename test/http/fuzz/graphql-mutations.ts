@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import type { FuzzTarget } from './fuzz-rest.js';
-import { deepJson, hostileString, invalidValues, unknownKey, unknownReference, unstorableString } from './fuzz-values.js';
+import type { FuzzTarget } from './rest-writes.js';
+import { deepJson, hostileString, invalidValues, unknownKey, unknownReference, unstorableString } from './values.js';
 
 export interface GraphQLCase {
   mutation: string | null;
