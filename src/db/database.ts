@@ -55,9 +55,6 @@ export interface DatabaseOptions {
   statementTimeoutMs?: number;
 }
 
-/** Background work is a few loops (src/app.ts starts them), each one statement at a time. */
-const BACKGROUND_POOL_SIZE = 4;
-
 export async function openDatabase(url: string, logger: Logger, poolSize = 20, options: DatabaseOptions = {}): Promise<Database> {
   const orm = await MikroORM.init({
     clientUrl: url,
@@ -74,7 +71,8 @@ export async function openDatabase(url: string, logger: Logger, poolSize = 20, o
   pool.on('acquire', (client) => instrumentClient(client));
   pool.on('error', (err) => logger.warn({ err }, 'idle database connection failed'));
   const poolTypes = (pool as unknown as { options: { types?: TypeParsers } }).options.types;
-  const background = new pg.Pool({ connectionString: url, max: Math.min(poolSize, BACKGROUND_POOL_SIZE), types: poolTypes as pg.CustomTypesConfig | undefined });
+  // as large as the request pool: it opens connections only as background work needs them (min 0)
+  const background = new pg.Pool({ connectionString: url, max: poolSize, types: poolTypes as pg.CustomTypesConfig | undefined });
   background.on('error', (err) => logger.warn({ err }, 'idle background database connection failed'));
   const types = rawQueryTypes(poolTypes);
   const poolOfCaller = (): pg.Pool => (inRequestScope() ? pool : background);
