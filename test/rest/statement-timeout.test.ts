@@ -84,6 +84,21 @@ describe('statement time-out: 503 timeout (CONTRACT §18)', () => {
     expect(retried.body.errors).toBeUndefined();
     expect(retried.body.data.transfer.amount).toBe("1");
   });
+
+  it('answers a webhook flow cut by the time-out with 503 timeout and records no failed call (the same call may come again)', async () => {
+    const calls = async () => (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_events WHERE project_id = $1`, [f.projectId]))[0].n;
+    const reward = () => t.request('POST', '/webhook', { key: f.key, body: { flowId: 'reward', projectId: f.projectId, values: { to: f.customers[2].id, amount: 1 } } });
+    const before = await calls();
+    await locker.query('BEGIN');
+    await locker.query('SELECT 1 FROM balances WHERE wallet_id = $1 FOR UPDATE', [f.system.id]);
+    const cut = await reward();
+    await locker.query('ROLLBACK');
+    expect(cut.status).toBe(503);
+    expect(cut.body).toEqual(TIMEOUT_BODY);
+    expect(await calls()).toBe(before);
+    expect((await reward()).status).toBe(200);
+    expect(await calls()).toBe(before + 1);
+  });
 });
 
 describe('OpenAPI', () => {
