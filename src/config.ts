@@ -11,6 +11,8 @@ export interface Config {
   autoMigrate: boolean;
   logLevel: string;
   dbPoolSize: number;
+  /** LEDGER_STATEMENT_TIMEOUT_MS: a request's SQL statement is cut after this long (503 `timeout`); background work is not. */
+  statementTimeoutMs: number;
   /** Requests still running after this many ms at shutdown are abandoned. */
   shutdownGraceMs: number;
   /** Expose `x-sql-statements` on responses (benchmarks, tests). */
@@ -97,6 +99,7 @@ export function loadConfig(env: Env = process.env): Config {
     autoMigrate: boolean(env, 'LEDGER_AUTO_MIGRATE', true),
     logLevel,
     dbPoolSize: integer(env, 'LEDGER_DB_POOL_SIZE', 20, 1, 500),
+    statementTimeoutMs: integer(env, 'LEDGER_STATEMENT_TIMEOUT_MS', 5_000, 100, 600_000),
     shutdownGraceMs: integer(env, 'LEDGER_SHUTDOWN_GRACE_MS', 10000, 0, 600000),
     exposeStatementCount: boolean(env, 'LEDGER_EXPOSE_STATEMENT_COUNT', false),
     graphqlMaxCost: integer(env, 'LEDGER_GRAPHQL_MAX_COST', 10_000, 1, 999_999_999),

@@ -55,7 +55,7 @@ export async function main(stopTracing?: () => Promise<void>): Promise<void> {
 
   startup = (async () => {
     target = await connectTarget(config, logger);
-    db = await openDatabase(target.url, logger, config.dbPoolSize);
+    db = await openDatabase(target.url, logger, config.dbPoolSize, { statementTimeoutMs: config.statementTimeoutMs });
     if (config.autoMigrate) await migrate(db, logger);
     app = await createApp({ db, logger, adminToken: config.adminToken, exposeStatementCount: config.exposeStatementCount, graphqlMaxCost: config.graphqlMaxCost, graphqlSqlPlans: config.graphqlSqlPlans, corsOrigins: config.corsOrigins, metricsToken: config.metricsToken, lotSweep: config.lotSweep, webhooks: config.webhooks, subscriptionBuffer: config.subscriptionBuffer, postingPipeline: config.postingPipeline });
     // Libraries may install their own SIGTERM/SIGINT handlers (Apollo Server does unless

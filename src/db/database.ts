@@ -2,7 +2,7 @@ import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import pg from 'pg';
 import { entities } from './entities.js';
-import { instrumentClient } from './statement-counter.js';
+import { inRequestScope, instrumentClient } from './statement-counter.js';
 import { migrations } from '../../migrations/index.js';
 import { installRoutines } from './routines.js';
 import type { Logger } from '../logger.js';
@@ -30,11 +30,15 @@ export interface Database {
   /** The connection URL, for connections outside the pool (the LISTEN connection). */
   url: string;
   orm: MikroORM;
+  /** The request connections (the ORM's): statements cut after LEDGER_STATEMENT_TIMEOUT_MS when set. */
   pool: pg.Pool;
+  /** Connections for work outside any request (sweeper, numbering, deliveries, start-up): never cut. */
+  background: pg.Pool;
   /** A fresh unit of work (one per request or operation). */
   em(): EntityManager;
   /**
-   * One statement on a pooled connection. With `name`, a prepared statement: each connection
+   * One statement on a pooled connection — a request connection inside a request's scope
+   * (src/db/statement-counter.ts), else a background one. With `name`, a prepared statement: each connection
    * parses and plans it once and afterwards only binds and executes it (PostgreSQL plans an
    * unnamed statement at every execution, which costs more than running a small one). Only for
    * fixed SQL texts sent per request; never for generated SQL (each text would stay prepared on
@@ -46,12 +50,19 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export async function openDatabase(url: string, logger: Logger, poolSize = 20): Promise<Database> {
+export interface DatabaseOptions {
+  /** LEDGER_STATEMENT_TIMEOUT_MS: the request connections' statement_timeout (none when absent). */
+  statementTimeoutMs?: number;
+}
+
+export async function openDatabase(url: string, logger: Logger, poolSize = 20, options: DatabaseOptions = {}): Promise<Database> {
   const orm = await MikroORM.init({
     clientUrl: url,
     entities,
     extensions: [Migrator],
     pool: { min: 0, max: poolSize },
+    // sent in each connection's start-up message: no statement per request or per checkout
+    driverOptions: options.statementTimeoutMs === undefined ? {} : { statement_timeout: options.statementTimeoutMs },
     migrations: { migrationsList: migrations, tableName: 'mikro_orm_migrations', snapshot: false, silent: true },
     debug: false,
     allowGlobalContext: false,
@@ -59,18 +70,24 @@ export async function openDatabase(url: string, logger: Logger, poolSize = 20): 
   const pool = (await orm.em.getConnection().getNativeClient()) as pg.Pool;
   pool.on('acquire', (client) => instrumentClient(client));
   pool.on('error', (err) => logger.warn({ err }, 'idle database connection failed'));
-  const types = rawQueryTypes((pool as unknown as { options: { types?: TypeParsers } }).options.types);
+  const poolTypes = (pool as unknown as { options: { types?: TypeParsers } }).options.types;
+  // as large as the request pool: it opens connections only as background work needs them (min 0)
+  const background = new pg.Pool({ connectionString: url, max: poolSize, types: poolTypes as pg.CustomTypesConfig | undefined });
+  background.on('error', (err) => logger.warn({ err }, 'idle background database connection failed'));
+  const types = rawQueryTypes(poolTypes);
+  const poolOfCaller = (): pg.Pool => (inRequestScope() ? pool : background);
   return {
     url,
     orm,
     pool,
+    background,
     em: () => orm.em.fork(),
     async query<T>(text: string, params?: unknown[], name?: string) {
-      const result = await pool.query({ name, text, values: params as unknown[], types });
+      const result = await poolOfCaller().query({ name, text, values: params as unknown[], types });
       return result.rows as T[];
     },
     async transaction<T>(fn: (client: pg.PoolClient) => Promise<T>) {
-      const client = await pool.connect();
+      const client = await poolOfCaller().connect();
       /** Set when ROLLBACK failed: the connection's state is unknown, so the pool destroys it. */
       let broken: Error | undefined;
       try {
@@ -87,7 +104,10 @@ export async function openDatabase(url: string, logger: Logger, poolSize = 20): 
         client.release(broken);
       }
     },
-    close: () => orm.close(true),
+    async close() {
+      await orm.close(true);
+      await background.end();
+    },
   };
 }
 
@@ -96,13 +116,19 @@ const MIGRATION_LOCK = 727_401_001;
 /**
  * Applies pending migrations, then installs the database routines whose files changed
  * (src/db/routines.ts). A session advisory lock makes concurrent start-ups take turns,
- * so two instances against one database never run the same migration twice.
+ * so two instances against one database never run the same migration twice. Neither the wait
+ * for that lock nor a long migration is cut by the requests' statement time-out.
  */
 export async function migrate(db: Database, logger: Logger): Promise<string[]> {
-  const lock = await db.pool.connect();
+  const lock = await db.background.connect();
   try {
     await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    const applied = await db.orm.migrator.up();
+    // the migrator runs on the ORM's connections, the request ones: its transaction lifts their time-out
+    const connection = db.orm.em.getConnection();
+    const applied = await connection.transactional(async (trx) => {
+      await connection.execute('SET LOCAL statement_timeout = 0', [], 'run', trx);
+      return db.orm.migrator.up({ transaction: trx });
+    });
     const names = applied.map((m) => m.name);
     if (names.length) logger.info({ migrations: names }, 'migrations applied');
     const routines = await installRoutines(lock);

@@ -9,6 +9,8 @@ export interface GathererOptions {
   inFlight: number;
   /** Keys per batch at most. */
   max: number;
+  /** Whether a failed batch goes again key by key (default: always). */
+  splits?: (error: unknown) => boolean;
 }
 
 /**
@@ -18,7 +20,8 @@ export interface GathererOptions {
  * statement costs PostgreSQL and Node more than the rows it reads, so under load this is where
  * the time goes.
  *
- * Only for reads: a failed batch is retried key by key, so one bad key fails alone.
+ * Only for reads: a failed batch is retried key by key, so one bad key fails alone — unless
+ * `splits` says the error is the whole batch's (a statement time-out: each key alone would wait as long).
  */
 export class Gatherer<K, V> {
   private readonly waiting: Waiting<K, V>[] = [];
@@ -55,7 +58,7 @@ export class Gatherer<K, V> {
       const values = await this.run(batch.map((w) => w.key));
       return () => batch.forEach((w, i) => w.resolve(values[i]));
     } catch (error) {
-      if (batch.length === 1) return () => batch[0].reject(error);
+      if (batch.length === 1 || this.options.splits?.(error) === false) return () => batch.forEach((w) => w.reject(error));
       for (const waiting of batch) (await this.runBatch([waiting]))();
       return () => undefined;
     }

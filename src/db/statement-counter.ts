@@ -33,6 +33,14 @@ export function instrumentClient(client: Queryable): void {
   };
 }
 
+/**
+ * Whether the caller runs on behalf of a request: its statements go to the request connections,
+ * which cut them after LEDGER_STATEMENT_TIMEOUT_MS; background work (outside any scope) is not cut.
+ */
+export function inRequestScope(): boolean {
+  return storage.getStore() !== undefined;
+}
+
 /** Runs `fn` outside any request's scope: background work a request only wakes (numbering events) is not the request's. */
 export function outsideStatementScope<T>(fn: () => T): T {
   return storage.exit(fn);

@@ -18,6 +18,8 @@ export const ERROR_STATUS = {
   idempotency_key_reuse: 422,
   rate_limited: 429,
   internal_error: 500,
+  /** A statement of the request ran past LEDGER_STATEMENT_TIMEOUT_MS and was cut (CONTRACT §18); nothing was posted. */
+  timeout: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -61,7 +61,8 @@ function objectParameters(schema: z.ZodType | undefined, location: 'path' | 'que
 
 function errorResponses(r: Route): Record<string, unknown> {
   const codes = new Set<string>([...(r.doc?.errors ?? []), 'internal_error']);
-  if (r.auth !== 'none') codes.add('unauthorized');
+  // every authenticated route runs SQL, which the statement time-out may cut (CONTRACT §18)
+  if (r.auth !== 'none') ['unauthorized', 'timeout'].forEach((c) => codes.add(c));
   if (r.auth === 'api_key') codes.add('rate_limited');
   if (r.body) ['validation_error', 'invalid_json', 'payload_too_large', 'unsupported_media_type'].forEach((c) => codes.add(c));
   if (r.method === 'POST' && r.auth === 'api_key') ['idempotency_in_progress', 'idempotency_key_reuse'].forEach((c) => codes.add(c));

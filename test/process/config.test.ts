@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { ConfigError, loadConfig } from '../../src/config.js';
 import { killAll, newDataDir, removeDataDirs, spawnService, withTimeout } from './support.js';
 
 afterAll(killAll);
@@ -16,6 +17,8 @@ describe('bad configuration', () => {
     ['DATABASE_URL', 'mysql://localhost/ledger'],
     ['LEDGER_ADMIN_TOKEN', 'short'],
     ['LEDGER_DB_POOL_SIZE', '0'],
+    ['LEDGER_STATEMENT_TIMEOUT_MS', '99'], // 100–600000
+    ['LEDGER_STATEMENT_TIMEOUT_MS', '600001'],
     ['LEDGER_SHUTDOWN_GRACE_MS', '-1'],
     ['LEDGER_GRAPHQL_MAX_COST', '0'],
     ['LEDGER_GRAPHQL_MAX_COST', 'lots'],
@@ -33,4 +36,14 @@ describe('bad configuration', () => {
     expect(service.stdout()).not.toMatch(/listening on/);
     expect(existsSync(dataDir)).toBe(false); // refused before any database was started
   }, 30_000);
+});
+
+describe('LEDGER_STATEMENT_TIMEOUT_MS', () => {
+  it('is 5000 by default and may be set from 100 to 600000', () => {
+    expect(loadConfig({}).statementTimeoutMs).toBe(5_000);
+    expect(loadConfig({ LEDGER_STATEMENT_TIMEOUT_MS: '100' }).statementTimeoutMs).toBe(100);
+    expect(loadConfig({ LEDGER_STATEMENT_TIMEOUT_MS: '600000' }).statementTimeoutMs).toBe(600_000);
+    expect(() => loadConfig({ LEDGER_STATEMENT_TIMEOUT_MS: '99' })).toThrow(ConfigError);
+    expect(() => loadConfig({ LEDGER_STATEMENT_TIMEOUT_MS: '600001' })).toThrow(ConfigError);
+  });
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IdempotencyRepository } from './idempotency.repository.js';
-import { LedgerError } from '../errors.js';
+import { ERROR_STATUS, LedgerError } from '../errors.js';
 import { withRequestKey } from './request-scope.js';
 import { toLedgerError } from '../shared/error-translation.js';
 
@@ -17,13 +17,15 @@ const KEEP_HOURS = 48;
 
 /**
  * 400, 401, 413, 415, 429 and 5xx are answered but not stored, so a corrected request may reuse
- * the key; so is a GraphQL answer (HTTP 200) that carries an internal_error.
+ * the key; so is a GraphQL answer (HTTP 200) that carries a 5xx code (internal_error, timeout).
  */
 function storable(reply: StoredReply): boolean {
   if (NOT_STORED.has(reply.status) || reply.status >= 500) return false;
   const errors = (reply.body as { errors?: { extensions?: { code?: unknown } }[] } | null)?.errors;
-  return !(Array.isArray(errors) && errors.some((e) => e?.extensions?.code === 'internal_error'));
+  return !(Array.isArray(errors) && errors.some((e) => serverSide(e?.extensions?.code)));
 }
+
+const serverSide = (code: unknown): boolean => typeof code === 'string' && code in ERROR_STATUS && ERROR_STATUS[code as keyof typeof ERROR_STATUS] >= 500;
 
 export function fingerprint(method: string, path: string, body: unknown): string {
   return createHash('sha256').update(`${method} ${path} ${canonicalJson(body)}`).digest('hex');

@@ -4,6 +4,7 @@ import { EXPIRED_ADDRESS, MINT_ADDRESS } from './ledger.types.js';
 import { isUuid } from '../shared/ids.js';
 import { olderThan } from '../shared/paging.js';
 import { Gatherer } from '../../db/gatherer.js';
+import { isStatementCut } from '../shared/error-translation.js';
 
 export interface PostingContext {
   projectId: number;
@@ -50,8 +51,11 @@ interface ResolveKey {
   toRef: string;
 }
 
-/** Resolving statements at once; more requests than that gather into the next ones. */
-const RESOLVE_GATHERING = { inFlight: 2, max: 200 };
+/**
+ * Resolving statements at once; more requests than that gather into the next ones. A statement
+ * cut by the time-out fails its whole batch: the look-ups only wait together (a table lock, a slow plan).
+ */
+const RESOLVE_GATHERING = { inFlight: 2, max: 200, splits: (error: unknown) => !isStatementCut(error) };
 
 /**
  * The receiver's address of transaction `t`, given the SQL of its wallet's address (NULL when it

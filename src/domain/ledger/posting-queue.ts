@@ -1,6 +1,6 @@
 import type { LedgerRepository } from './ledger.repository.js';
 import { walletsOf, type PostingRequest, type PostingResult } from './ledger.types.js';
-import { isDeadlock, rolledBack } from '../shared/error-translation.js';
+import { isDeadlock, isStatementCut, rolledBack } from '../shared/error-translation.js';
 
 interface Waiting {
   request: PostingRequest;
@@ -10,6 +10,9 @@ interface Waiting {
   resolve(result: PostingResult): void;
   reject(error: unknown): void;
 }
+
+/** How to answer a batch's requests once it is done; `cut`: a batch of several whose statement was cut (retryAlone). */
+type Outcome = (() => void) | 'cut';
 
 export interface PostingQueueOptions {
   /** Batches in the database at once (each one `ledger_post` call on its own connection). */
@@ -42,6 +45,9 @@ const legsOf = (request: PostingRequest): number => (request.kind === 'group' ? 
  * locks every wallet in id order first, so batches of several instances cannot deadlock either.
  * Requests on one wallet leave in arrival order: a request passed over because its wallets were
  * busy keeps every later request on those wallets behind it.
+ *
+ * A batch cut by the statement time-out (CONTRACT §18) frees its slot and goes again request by
+ * request (`retryAlone`): only the requests cut on their own answer `timeout`.
  */
 export class PostingQueue {
   private readonly waiting: Waiting[] = [];
@@ -80,13 +86,45 @@ export class PostingQueue {
   private start(batch: Waiting[]): void {
     this.inFlight += 1;
     for (const waiting of batch) for (const wallet of waiting.wallets) this.busy.add(wallet);
-    void this.postBatch(batch).then((answer) => {
-      for (const waiting of batch) for (const wallet of waiting.wallets) this.busy.delete(wallet);
+    void this.postBatch(batch).then((outcome) => {
       this.inFlight -= 1;
+      if (outcome === 'cut') {
+        this.retryAlone(batch);
+        this.dispatch();
+        return;
+      }
+      for (const waiting of batch) for (const wallet of waiting.wallets) this.busy.delete(wallet);
       // the next batch goes to the database first: PostgreSQL works on it while Node answers this one
       this.dispatch();
-      answer();
+      outcome();
     });
+  }
+
+  /**
+   * A batch whose statement was cut (LEDGER_STATEMENT_TIMEOUT_MS: a lock wait or a slow plan, of
+   * which request is unknown) goes again one request at a time, each after the earlier ones on its
+   * wallets, so that only a request cut alone answers `timeout` and the others answer as if it had
+   * not been there. Outside the pipeline's slots: postings on other wallets go on meanwhile, and a
+   * wallet stays busy until its last request here has answered (arrival order per wallet holds).
+   */
+  private retryAlone(batch: Waiting[]): void {
+    const left = new Map<string, number>();
+    for (const waiting of batch) for (const wallet of waiting.wallets) left.set(wallet, (left.get(wallet) ?? 0) + 1);
+    const lastOn = new Map<string, Promise<void>>();
+    for (const waiting of batch) {
+      const earlier = waiting.wallets.flatMap((wallet) => lastOn.get(wallet) ?? []);
+      const done = Promise.all(earlier).then(async () => {
+        const outcome = await this.postBatch([waiting]);
+        for (const wallet of waiting.wallets) {
+          const remaining = left.get(wallet)! - 1;
+          if (remaining > 0) left.set(wallet, remaining);
+          else this.busy.delete(wallet);
+        }
+        this.dispatch();
+        if (outcome !== 'cut') outcome(); // a single request is never 'cut': it is rejected
+      });
+      for (const wallet of waiting.wallets) lastOn.set(wallet, done);
+    }
   }
 
   /** Starts batches of queued requests while slots are free and some request can leave. */
@@ -127,7 +165,7 @@ export class PostingQueue {
   }
 
   /** Posts a batch (committed, or known to be rolled back) and returns how to answer its requests. */
-  private async postBatch(batch: Waiting[]): Promise<() => void> {
+  private async postBatch(batch: Waiting[]): Promise<Outcome> {
     try {
       const results = await this.postWithRetry(batch.map((w) => w.request));
       return () => batch.forEach((w, i) => w.resolve(results[i]));
@@ -136,8 +174,12 @@ export class PostingQueue {
         // A lost connection leaves the batch's outcome unknown: posting again could post twice.
         return () => batch.forEach((w) => w.reject(error));
       }
+      if (isStatementCut(error)) return 'cut';
       // The batch was rolled back; one bad element must not fail its neighbours: post them one by one.
-      for (const waiting of batch) (await this.postBatch([waiting]))();
+      for (const waiting of batch) {
+        const outcome = await this.postBatch([waiting]);
+        if (outcome !== 'cut') outcome();
+      }
       return () => undefined;
     }
   }

@@ -6,6 +6,11 @@ const pgCode = (error: unknown): string | undefined => (error as { code?: string
 export const isUniqueViolation = (error: unknown): boolean => pgCode(error) === '23505';
 export const isForeignKeyViolation = (error: unknown): boolean => pgCode(error) === '23503';
 export const isDeadlock = (error: unknown): boolean => pgCode(error) === '40P01';
+/**
+ * A statement cut short: statement_timeout (LEDGER_STATEMENT_TIMEOUT_MS, lock waits included) or
+ * a cancel (57014), or a lock wait past lock_timeout (55P03). PostgreSQL rolled its work back.
+ */
+export const isStatementCut = (error: unknown): boolean => pgCode(error) === '57014' || pgCode(error) === '55P03';
 
 /** Anything that is not a LedgerError becomes an opaque internal_error (the cause is logged, never sent). */
 export function toLedgerError(error: unknown): LedgerError {
@@ -30,6 +35,9 @@ export function translatePgError(error: unknown): LedgerError | undefined {
       return validationError('input', 'contains characters that cannot be stored (NUL or invalid Unicode)');
     case '54001':
       return validationError('input', 'is nested too deeply');
+    case '57014':
+    case '55P03':
+      return new LedgerError('timeout', 'a database statement of this request ran past the statement time-out and was cut; nothing was posted, the request may be sent again');
     default:
       return undefined;
   }

@@ -55,9 +55,10 @@ export class WebhookService {
     try {
       posted = await this.run(principal, project, input, call);
     } catch (error) {
-      // Nothing was posted: the refusal is stored on its own (an unexpected error stores nothing).
+      // Nothing was posted: the refusal is stored on its own (a 5xx — unexpected, or cut by the
+      // statement time-out — stores nothing: the same call may come again).
       const refusal = toLedgerError(error);
-      if (refusal.code !== 'internal_error') {
+      if (refusal.status < 500) {
         await this.repository.record({ ...event, success: false, message: `${refusal.code}: ${refusal.message}`, transactionId: null });
       }
       throw error;
