@@ -1,7 +1,7 @@
 // Fair outbound webhooks (CONTRACT §18): how long project Y's first attempts wait while project
 // X's 20 endpoints hang.
 //
-//   npx tsc -p tsconfig.json && ./node_modules/.bin/node bench/webhook-fairness.js [--x-events 50] [--samples 8] [--cap-ms 30000] [--out file]
+//   npx tsc -p tsconfig.json && ./node_modules/.bin/node bench/webhook-fairness.js [--x-events 20] [--samples 6] [--gap-ms 1000] [--cap-ms 90000] [--out file]
 //
 // One throw-away embedded PostgreSQL and TWO service processes (dist/src/main.js) on one database,
 // production webhook settings (10 s time-out, 32 slots each) but LEDGER_WEBHOOK_ALLOW_PRIVATE=true.
@@ -10,7 +10,7 @@
 //
 //   1. Project X: 20 endpoints /x/0 … /x/19, then `--x-events` transfers (events × 20 attempts, all hanging).
 //   2. Once X's attempts hang on both instances, project Y (one endpoint, /y) posts `--samples`
-//      single transfers, one after another, alternating the instances: the delay from each 201
+//      single transfers, `--gap-ms` apart (pacing: they span X's 10 s time-outs), alternating the instances: the delay from each 201
 //      (the commit) to the receiver's arrival of that event is one sample (capped at `--cap-ms`:
 //      a sample that waits longer is reported as "> cap").
 //   3. Reports p50 / max of the samples and the most requests ever open at once to one X endpoint.
@@ -32,9 +32,10 @@ const option = (name, fallback) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : fallback;
 };
-const X_EVENTS = Number(option('x-events', 50));
-const SAMPLES = Number(option('samples', 8));
-const CAP_MS = Number(option('cap-ms', 30_000));
+const X_EVENTS = Number(option('x-events', 20));
+const SAMPLES = Number(option('samples', 6));
+const CAP_MS = Number(option('cap-ms', 90_000));
+const GAP_MS = Number(option('gap-ms', 1_000));
 const OUT = option('out', null);
 const ADMIN = 'bench-fairness-admin-token';
 
@@ -130,7 +131,7 @@ async function main() {
       }
     })();
     log(`webhook fairness: ${ROOT} (${commit}); 2 instances × LEDGER_WEBHOOK_CONCURRENCY 32 (default), time-out 10 s (default)`);
-    log(`  X: 20 endpoints that never answer, ${X_EVENTS} events (${X_EVENTS * 20} attempts wanted); Y: 1 endpoint answering 204, ${SAMPLES} single transfers`);
+    log(`  X: 20 endpoints that never answer, ${X_EVENTS} events (${X_EVENTS * 20} attempts wanted); Y: 1 endpoint answering 204, ${SAMPLES} single transfers ${GAP_MS} ms apart`);
 
     for (let done = 0; done < X_EVENTS; done += 100) {
       const legs = Array.from({ length: Math.min(100, X_EVENTS - done) }, () => ({ amount: 0.01, currency: 'PTS', from: x.system.id, to: x.customer.id }));
@@ -145,10 +146,11 @@ async function main() {
     for (let i = 0; i < SAMPLES; i++) {
       const res = await api(i, 'POST', '/transactions', { amount: 0.01, currency: 'PTS', from: y.system.id, to: y.customer.id, projectId: y.projectId });
       const committed = now();
-      const [{ id: eventId }] = (await sql.query(`SELECT id FROM events WHERE subject_id = $1 AND type = 'transaction.posted'`, [res.json.id])).rows;
+      const [{ id: eventId }] = (await sql.query(`SELECT id FROM events WHERE subject_id = $1 AND type = 'transaction.posted'`, [res.json.transaction?.id ?? res.json.id])).rows;
       const arrived = await receiver.until((s) => s.arrivals.has(eventId), CAP_MS);
       if (arrived) delays.push(receiver.state.arrivals.get(eventId) - committed);
       else missed += 1;
+      await new Promise((resolve) => setTimeout(resolve, GAP_MS));
       log(`    sample ${i + 1}: ${arrived ? `${Math.round(delays.at(-1))} ms` : `> ${CAP_MS} ms (not delivered yet)`}; X open ${openX(receiver.state)}`);
     }
     const most = Math.max(...[...receiver.state.mostOpen].filter(([p]) => p.startsWith('/x/')).map(([, n]) => n));
