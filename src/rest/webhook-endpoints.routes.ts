@@ -65,10 +65,11 @@ export function webhookEndpointRoutes({ webhookEndpoints }: Services): Route[] {
       auth: 'api_key',
       body: CreateEndpointBody,
       doc: {
-        summary: "Register a URL that receives the project's events committed from now on, signed (Standard Webhooks); the secret is shown only here",
+        summary: "Register a URL that receives the project's events committed from now on, signed (Standard Webhooks); the secret is shown only here. At most 20 endpoints per project (403 quota_exceeded)",
         tag: 'webhooks',
         response: { status: 201, schema: CreatedEndpointBody },
-        errors: ['validation_error', 'not_found'],
+        // 403 quota_exceeded: the project has its 20 endpoints (details {quota: "webhook_endpoints", limit: 20})
+        errors: ['validation_error', 'quota_exceeded', 'not_found'],
       },
       handler: async ({ principal, body }) => ({ status: 201, body: createdJson(await webhookEndpoints.create(principal, body)) }),
     }),

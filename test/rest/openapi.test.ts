@@ -89,6 +89,7 @@ describe('GET /openapi.json', () => {
     for (const doc of [post, body.paths['/webhook-endpoints'].get, body.paths['/webhook-endpoints/{id}'].delete, body.paths['/webhook-endpoints/{id}/deliveries'].get]) {
       expect(Object.keys(doc.responses)).toEqual(expect.arrayContaining(['400', '401', '404']));
     }
+    expect(Object.keys(post.responses)).toContain('403'); // at most 20 endpoints per project (CONTRACT §18)
   });
 
   it('has no dangling references', async () => {

@@ -85,12 +85,13 @@ describe('POST /webhook-endpoints', () => {
     await expectStatus(create({ projectId, url }), 201);
   });
 
-  it("answers 404 for another owner's project, after the fields are checked (400 first)", async () => {
+  it("answers 404 for another owner's project after the fields' syntax is checked (400 first), before the URL is judged (CONTRACT §18)", async () => {
     const foreign = await create({ projectId: othersProject, url: PUBLIC_URL });
     expect(foreign.status).toBe(404);
     expect(foreign.body.code).toBe('not_found');
     expect((await create({ projectId: 2_000_000_000, url: PUBLIC_URL })).status).toBe(404);
-    expect((await create({ projectId: othersProject, url: 'http://10.0.0.1/' })).status).toBe(400);
+    expect((await create({ projectId: othersProject, url: 42 })).status).toBe(400);
+    expect((await create({ projectId: othersProject, url: 'http://10.0.0.1/' })).status).toBe(404);
   });
 
   it('is idempotent: the same Idempotency-Key and body replays the first answer (the same endpoint and secret)', async () => {

@@ -33,6 +33,8 @@ export class Observed<T> {
 }
 
 export interface ReceivedWebhook {
+  /** The request's path (one receiver serves several endpoints by path). */
+  path: string;
   headers: IncomingHttpHeaders;
   body: string;
   /** When it arrived (Date.now()). */
@@ -45,7 +47,13 @@ export type Answer = number | 'hang';
 /** A real HTTP server that records every webhook POSTed to it and answers what `answer` says. */
 export class WebhookReceiver extends Observed<ReceivedWebhook> {
   answer: (request: ReceivedWebhook, sameId: number) => Answer = () => 200;
+  /** Requests open right now, by path (from the request's arrival until its connection's end or the answer). */
+  readonly open = new Map<string, number>();
+  /** The most requests ever open at once, by path. */
+  readonly mostOpen = new Map<string, number>();
   private server!: Server;
+  /** `http://127.0.0.1:port`: endpoints at other paths of the same receiver. */
+  origin = '';
   url = '';
 
   /** `answer` gets the request and how many earlier requests carried its webhook-id. */
@@ -53,17 +61,23 @@ export class WebhookReceiver extends Observed<ReceivedWebhook> {
     const receiver = new WebhookReceiver();
     if (answer) receiver.answer = answer;
     receiver.server = createServer((req, res) => {
+      const path = req.url ?? '/';
+      const open = (receiver.open.get(path) ?? 0) + 1;
+      receiver.open.set(path, open);
+      receiver.mostOpen.set(path, Math.max(open, receiver.mostOpen.get(path) ?? 0));
+      res.on('close', () => receiver.open.set(path, (receiver.open.get(path) ?? 1) - 1));
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        const request = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+        const request = { path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
         const answer = receiver.answer(request, receiver.of(String(req.headers['webhook-id'])).length);
         if (answer !== 'hang') res.writeHead(answer, { 'content-type': 'text/plain' }).end('thanks');
         receiver.push(request);
       });
     });
     await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
-    receiver.url = `http://127.0.0.1:${(receiver.server.address() as AddressInfo).port}/hooks`;
+    receiver.origin = `http://127.0.0.1:${(receiver.server.address() as AddressInfo).port}`;
+    receiver.url = `${receiver.origin}/hooks`;
     return receiver;
   }
 

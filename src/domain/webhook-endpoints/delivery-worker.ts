@@ -10,6 +10,8 @@ import type { SendResult, WebhookSender } from './webhook-sender.js';
 export interface DeliveryWorkerOptions extends RetrySchedule {
   /** Attempts in flight at once on this instance. */
   concurrency: number;
+  /** Of them, attempts of one project at most (default: a quarter, at least 1; CONTRACT §18). */
+  projectShare?: number;
   /** Longest pause between two looks at the database (lost notifications, other instances' leases). */
   pollMs: number;
   /** How long a claimed job stays this instance's; past it, another instance may attempt it. Longer than the send timeout. */
@@ -59,12 +61,24 @@ const FAN_OUT_BUSY_RETRY_MS = 100;
 const RENDER_RETRY_MS = 5_000;
 /** Attempts recorded per statement at most. */
 const RECORD_BATCH = 500;
+/** Attempts to one endpoint in flight at once, on all instances together (CONTRACT §18). */
+export const ENDPOINT_IN_FLIGHT = 4;
+
+/**
+ * A project's share of an instance's slots: a quarter. It must stay below the whole, so that a
+ * project whose receivers hang (each attempt holding its slot for the full time-out) always leaves
+ * slots free for the others' first attempts; with 32 slots, 8 (and 2 instances: 16 of 64).
+ */
+export const defaultProjectShare = (concurrency: number): number => Math.max(1, Math.floor(concurrency / 4));
 
 /**
  * Delivers outbound webhooks (CONTRACT §16), on every instance. A pass turns newly numbered events
  * into jobs (one per matching endpoint), claims due jobs under a lease (FOR UPDATE SKIP LOCKED:
  * each attempt is made by exactly one instance), and POSTs them, signed, each attempt recorded
- * by the lease holder. Passes run when events are numbered (NOTIFY `ledger_events`, on every
+ * by the lease holder. Claims are fair (CONTRACT §18, DeliveryRepository.claim): at most
+ * ENDPOINT_IN_FLIGHT attempts to one endpoint across all instances, projects served round-robin,
+ * and one project never holds more than its share of this instance's slots, so receivers that
+ * hang delay only their own project. Passes run when events are numbered (NOTIFY `ledger_events`, on every
  * instance within milliseconds of the commit), when a retry falls due, when a slot frees up,
  * and every `pollMs` at least. All state is in PostgreSQL: a restart, or a crash (the lease runs
  * out), loses nothing; an attempt cut short may reach the receiver twice (at least once).
@@ -85,6 +99,9 @@ export class DeliveryWorker {
   private readonly inFlight = new Map<string, { controller: AbortController; done: Promise<void> }>();
   /** Attempts whose request is under way: what `concurrency` bounds (recording is batched apart). */
   private sending = 0;
+  /** `sending` by project: what `projectShare` bounds. */
+  private readonly sendingByProject = new Map<number, number>();
+  private readonly projectShare: number;
   private readonly unsubscribers: (() => void)[] = [];
   private readonly listeners = new Set<(report: AttemptReport) => void>();
   private readonly counters: DeliveryWorkerStats = { inFlight: 0, succeeded: 0, failed: 0, abandoned: 0 };
@@ -97,7 +114,9 @@ export class DeliveryWorker {
     private readonly logger: Logger,
     private readonly options: DeliveryWorkerOptions,
     private readonly countAttempt: (outcome: 'succeeded' | 'failed') => void = () => undefined,
-  ) {}
+  ) {
+    this.projectShare = options.projectShare ?? defaultProjectShare(options.concurrency);
+  }
 
   async start(): Promise<void> {
     this.stopped = false;
@@ -106,7 +125,7 @@ export class DeliveryWorker {
     this.pollTimer = setInterval(() => this.wake(true), this.options.pollMs);
     this.pollTimer.unref();
     const { concurrency, pollMs, leaseMs, baseMs, maxAttempts } = this.options;
-    this.logger.info({ concurrency, pollMs, leaseMs, retryBaseMs: baseMs, maxAttempts }, 'webhook delivery worker started');
+    this.logger.info({ concurrency, projectShare: this.projectShare, endpointInFlight: ENDPOINT_IN_FLIGHT, pollMs, leaseMs, retryBaseMs: baseMs, maxAttempts }, 'webhook delivery worker started');
     this.wake(true);
   }
 
@@ -181,12 +200,11 @@ export class DeliveryWorker {
     // claims refill slots in batches (a claim per freed slot would cost a statement per attempt)
     const free = this.options.concurrency - this.sending;
     if (this.stopped || (free < Math.ceil(this.options.concurrency / 4) && this.sending > 0)) return; // a finishing request wakes the worker
-    const jobs = await this.repository.claim(free, randomUUID(), this.options.leaseMs);
+    const limits = { slots: free, perEndpoint: ENDPOINT_IN_FLIGHT, perProject: this.projectShare, inFlightByProject: this.sendingByProject };
+    const { jobs, nextDueAt } = await this.repository.claim(limits, randomUUID(), this.options.leaseMs);
     if (jobs.length > 0) await this.begin(jobs);
-    if (jobs.length < free) {
-      const next = await this.repository.nextDue();
-      if (next) this.wakeIn(next.getTime() - Date.now());
-    }
+    // due jobs held back by a cap are taken when a slot frees here (wake) or at the next poll (another instance's)
+    if (jobs.length < free && nextDueAt) this.wakeIn(nextDueAt.getTime() - Date.now());
   }
 
   private async fanOut(): Promise<void> {
@@ -228,11 +246,15 @@ export class DeliveryWorker {
   private async attempt(job: ClaimedJob, body: string, signal: AbortSignal): Promise<void> {
     const timestamp = Math.floor(Date.now() / 1000);
     this.sending += 1;
+    this.sendingByProject.set(job.projectId, (this.sendingByProject.get(job.projectId) ?? 0) + 1);
     let result: SendResult;
     try {
       result = await this.sender.send(job.url, signatureHeaders(job.secret, job.eventId, timestamp, body), body, signal);
     } finally {
       this.sending -= 1;
+      const left = (this.sendingByProject.get(job.projectId) ?? 1) - 1;
+      if (left > 0) this.sendingByProject.set(job.projectId, left);
+      else this.sendingByProject.delete(job.projectId);
       this.wake();
     }
     if (result.aborted) return this.repository.release([job]);

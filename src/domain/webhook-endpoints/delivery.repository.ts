@@ -28,6 +28,18 @@ export interface RecordedAttempt {
   retryInMs: number | null;
 }
 
+/** What one claim may take (see `claim`). */
+export interface ClaimLimits {
+  /** This instance's free slots. */
+  slots: number;
+  /** Attempts to one endpoint in flight at once, on all instances together. */
+  perEndpoint: number;
+  /** Attempts of one project in flight at once on this instance. */
+  perProject: number;
+  /** This instance's attempts in flight, by project. */
+  inFlightByProject: ReadonlyMap<number, number>;
+}
+
 export const attemptKey = (endpointId: string, eventId: string, attempt: number): string => `${endpointId}/${eventId}/${attempt}`;
 
 export interface FanOutResult {
@@ -90,36 +102,77 @@ export class DeliveryRepository {
   }
 
   /**
-   * Leases up to `limit` due jobs to `leaseToken`: their next_attempt_at moves `leaseMs` ahead, so
-   * no other instance takes them meanwhile, and they are due again if this one dies holding them.
+   * Leases due jobs to `leaseToken`, fairly (CONTRACT §18): their next_attempt_at moves `leaseMs`
+   * ahead, so no other instance takes them meanwhile, and they are due again if this one dies
+   * holding them. An attempt in flight is a job under a lease that has not run out.
+   *
+   * - An endpoint never has more than `perEndpoint` attempts in flight, on all instances together:
+   *   claims take turns cluster-wide (a transaction-scoped advisory lock), and the claim counts the
+   *   leases in a statement that starts once the lock is held, so it sees every claim before it.
+   * - Projects take turns: each project's candidates are numbered round-robin over its endpoints,
+   *   starting after what it already has in flight here, and the claim takes the lowest numbers
+   *   first (the earliest due among equals); no project gets more than `perProject` of this
+   *   instance's slots, so one whose receivers hang leaves the other slots free for the rest.
+   *
+   * Answers the jobs claimed and when the next job falls due (a retry, or a lease running out);
+   * jobs due now but held back by a cap are taken when a slot frees or at the next poll.
    */
-  async claim(limit: number, leaseToken: string, leaseMs: number): Promise<ClaimedJob[]> {
-    const rows = await this.db.query<RawClaim>(
-      `${WORKER_SQL_TAG}
-       WITH due AS (
-         SELECT id FROM webhook_jobs
-          WHERE next_attempt_at <= now()
-          ORDER BY next_attempt_at, id
-          LIMIT $1
-          FOR UPDATE SKIP LOCKED
-       )
-       UPDATE webhook_jobs j
-          SET lease_token = $2, next_attempt_at = now() + make_interval(secs => $3::double precision / 1000)
-         FROM due, webhook_endpoints w
-        WHERE j.id = due.id AND w.id = j.endpoint_id
-       RETURNING j.id::text AS job_id, j.endpoint_id, j.project_id, j.event_id, j.attempts + 1 AS attempt, w.url, w.secret`,
-      [limit, leaseToken, leaseMs],
-    );
-    return rows.map((r) => ({
-      jobId: r.job_id,
-      endpointId: r.endpoint_id,
-      projectId: r.project_id,
-      eventId: r.event_id,
-      attempt: r.attempt,
-      url: r.url,
-      secret: r.secret,
-      leaseToken,
-    }));
+  async claim(limits: ClaimLimits, leaseToken: string, leaseMs: number): Promise<{ jobs: ClaimedJob[]; nextDueAt: Date | null }> {
+    const mine = [...limits.inFlightByProject].filter(([, n]) => n > 0);
+    return this.db.transaction(async (client) => {
+      await client.query(`${WORKER_SQL_TAG} SELECT pg_advisory_xact_lock(hashtext('webhook_claims'))`);
+      const { rows } = await client.query<RawClaim>(
+        `${WORKER_SQL_TAG}
+         WITH in_flight AS (
+           SELECT endpoint_id, count(*)::int AS n FROM webhook_jobs
+            WHERE lease_token IS NOT NULL AND next_attempt_at > now()
+            GROUP BY endpoint_id
+         ),
+         candidate AS (
+           -- each endpoint's earliest due jobs, as many as it has attempts free
+           SELECT c.id, c.project_id, c.next_attempt_at, c.endpoint_turn
+             FROM webhook_endpoints w
+             LEFT JOIN in_flight f ON f.endpoint_id = w.id
+            CROSS JOIN LATERAL (
+              SELECT d.id, d.project_id, d.next_attempt_at, row_number() OVER (ORDER BY d.next_attempt_at, d.id) AS endpoint_turn
+                FROM webhook_jobs d
+               WHERE d.endpoint_id = w.id AND d.next_attempt_at <= now()
+               ORDER BY d.next_attempt_at, d.id
+               LIMIT greatest($4::int - coalesce(f.n, 0), 0)
+            ) c
+         ),
+         turn AS (
+           SELECT c.id, c.next_attempt_at,
+                  coalesce(mine.n, 0) + row_number() OVER (PARTITION BY c.project_id ORDER BY c.endpoint_turn, c.next_attempt_at, c.id) AS turn
+             FROM candidate c
+             LEFT JOIN unnest($5::int[], $6::int[]) AS mine (project_id, n) ON mine.project_id = c.project_id
+         ),
+         due AS (
+           SELECT j.id FROM webhook_jobs j
+             JOIN (SELECT id FROM turn WHERE turn <= $7 ORDER BY turn, next_attempt_at, id LIMIT $1) t ON t.id = j.id
+              FOR UPDATE OF j SKIP LOCKED
+         )
+         UPDATE webhook_jobs j
+            SET lease_token = $2, next_attempt_at = now() + make_interval(secs => $3::double precision / 1000)
+           FROM due, webhook_endpoints w
+          WHERE j.id = due.id AND w.id = j.endpoint_id
+         RETURNING j.id::text AS job_id, j.endpoint_id, j.project_id, j.event_id, j.attempts + 1 AS attempt, w.url, w.secret`,
+        [limits.slots, leaseToken, leaseMs, limits.perEndpoint, mine.map(([p]) => p), mine.map(([, n]) => n), limits.perProject],
+      );
+      // the same transaction, so the same now(): a job that fell due since the claim's look is not skipped
+      const { rows: next } = await client.query<{ at: Date | null }>(`${WORKER_SQL_TAG} SELECT min(next_attempt_at) AS at FROM webhook_jobs WHERE next_attempt_at > now()`);
+      const jobs = rows.map((r) => ({
+        jobId: r.job_id,
+        endpointId: r.endpoint_id,
+        projectId: r.project_id,
+        eventId: r.event_id,
+        attempt: r.attempt,
+        url: r.url,
+        secret: r.secret,
+        leaseToken,
+      }));
+      return { jobs, nextDueAt: next[0]?.at ?? null };
+    });
   }
 
   /**
@@ -177,12 +230,6 @@ export class DeliveryRepository {
         WHERE j.id = held.id AND j.lease_token = held.token`,
       [jobs.map((j) => j.jobId), jobs.map((j) => j.leaseToken), delayMs],
     );
-  }
-
-  /** When the earliest job is due (null: none); a leased job is due when its lease ends (its holder may be gone). */
-  async nextDue(): Promise<Date | null> {
-    const [row] = await this.db.query<{ at: Date | null }>(`${WORKER_SQL_TAG} SELECT min(next_attempt_at) AS at FROM webhook_jobs`);
-    return row?.at ?? null;
   }
 }
 

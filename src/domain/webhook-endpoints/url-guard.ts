@@ -1,16 +1,17 @@
-import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { validationError } from '../errors.js';
 import { judgeAddress } from './ip-ranges.js';
+import { boundedResolver } from './bounded-resolver.js';
 
-/** Resolves a host name to every address it has (dns.lookup with `all`, the system resolver as every HTTP client uses). */
+/** Resolves a host name to every address it has. */
 export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
 
-const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
-
-/** Why a delivery could not be sent to its URL (it names the address; recorded as the attempt's `error`). */
+/** Why a delivery could not be sent to its URL (the rule it broke; recorded as the attempt's `error`). */
 export class RefusedTargetError extends Error {}
+
+/** Appended to every refusal: what the rule is and how a development set-up lifts it. */
+const RULE = 'webhook URLs must reach a public address; set LEDGER_WEBHOOK_ALLOW_PRIVATE=true to allow private ones';
 
 const isLocalhostName = (host: string): boolean => host === 'localhost' || host.endsWith('.localhost');
 
@@ -29,18 +30,22 @@ const hostOf = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '$1').re
 export class UrlGuard {
   constructor(
     readonly allowPrivate: boolean,
-    private readonly resolve: Resolver = systemResolver,
+    private readonly resolve: Resolver = boundedResolver(),
   ) {}
 
-  /** Checks a URL a client gives; answers it normalised (what will be requested), or throws validation_error on `url`. */
+  /**
+   * Checks a URL a client gives; answers it normalised (what will be requested), or throws
+   * validation_error on `url`. A refusal names the rule broken (CONTRACT §18), never an address a
+   * name resolved to: that would tell a client what the service's network holds.
+   */
   async check(text: string): Promise<string> {
     const url = parseUrl(text);
     if (this.allowPrivate) return url.href;
     const host = hostOf(url);
-    const refusal = (problem: string) => validationError('url', `${problem}; webhook URLs must reach a public address`);
+    const refusal = (problem: string) => validationError('url', `${problem}; ${RULE}`);
     const literal = judgeAddress(host);
     if (literal) {
-      if (!literal.allowed) throw refusal(`is a ${literal.reason} address (${host})`);
+      if (!literal.allowed) throw refusal(`is a ${literal.reason} address`);
       return url.href;
     }
     if (isLocalhostName(host)) throw refusal('is localhost');
@@ -53,7 +58,7 @@ export class UrlGuard {
     if (addresses.length === 0) throw validationError('url', `host ${host} does not resolve`);
     for (const { address } of addresses) {
       const verdict = judgeAddress(address);
-      if (!verdict?.allowed) throw refusal(`resolves to a ${verdict?.reason ?? 'non-IP'} address (${address})`);
+      if (!verdict?.allowed) throw refusal(`resolves to a ${verdict?.reason ?? 'non-IP'} address`);
     }
     return url.href;
   }
@@ -90,7 +95,7 @@ export class UrlGuard {
     if (this.allowPrivate) return addresses;
     for (const { address } of addresses) {
       const verdict = judgeAddress(address);
-      if (!verdict?.allowed) throw new RefusedTargetError(`refused: ${hostname} resolves to a ${verdict?.reason ?? 'non-IP'} address (${address})`);
+      if (!verdict?.allowed) throw new RefusedTargetError(`refused: ${hostname} resolves to a ${verdict?.reason ?? 'non-IP'} address; ${RULE}`);
     }
     return addresses;
   }

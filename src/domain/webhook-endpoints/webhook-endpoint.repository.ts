@@ -17,9 +17,18 @@ export class WebhookEndpointRepository {
    * none of them lands past the starting point. The fan-out's lock, taken first, keeps the
    * fan-out from moving past events numbered after the starting point while this endpoint is not
    * yet visible to it. The endpoint receives exactly the events committed after its creation.
+   *
+   * At most `limit` endpoints per project (null when the project has them already): counted
+   * under the project row's lock, so concurrent creations on any number of instances take turns
+   * and never pass the limit together. The lock is taken before the fan-out's (which it never
+   * waits under), and FOR NO KEY UPDATE does not hold up postings referencing the project.
    */
-  async insert(projectId: number, url: string, types: WebhookEventType[] | null, secret: string): Promise<CreatedWebhookEndpoint> {
+  async insert(projectId: number, url: string, types: WebhookEventType[] | null, secret: string, limit: number): Promise<CreatedWebhookEndpoint | null> {
     return this.db.transaction(async (client) => {
+      await client.query(`SELECT 1 FROM projects WHERE id = $1 FOR NO KEY UPDATE`, [projectId]);
+      // a statement of its own: its snapshot is taken once the lock is held, so it sees every endpoint committed before
+      const { rows: counted } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_endpoints WHERE project_id = $1`, [projectId]);
+      if (counted[0].n >= limit) return null;
       await client.query(`SELECT 1 FROM webhook_fanout FOR UPDATE`);
       await client.query(`SELECT ledger_sequence_events($1)`, [SEQUENCE_LIMIT]);
       const { rows } = await client.query<RawEndpoint & { secret: string }>(

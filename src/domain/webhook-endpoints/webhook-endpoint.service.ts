@@ -6,7 +6,7 @@ import { offsetOf, PageRules, type Page } from '../shared/paging.js';
 import { checkField, checkInput } from '../shared/validation.js';
 import type { UrlGuard } from './url-guard.js';
 import type { WebhookEndpointRepository } from './webhook-endpoint.repository.js';
-import { CreateEndpointRules } from './webhook-endpoint.rules.js';
+import { CreateEndpointRules, endpointQuotaExceeded, MAX_ENDPOINTS_PER_PROJECT } from './webhook-endpoint.rules.js';
 import { EVENT_TYPES, type CreatedWebhookEndpoint, type CreateWebhookEndpointInput, type DeliveryListQuery, type EndpointListQuery, type WebhookDeliveryView, type WebhookEndpointView } from './webhook-endpoint.types.js';
 
 const ListRules = PageRules.extend({ projectId: ProjectIdRule });
@@ -26,11 +26,14 @@ export class WebhookEndpointService {
 
   async create(principal: Principal, input: CreateWebhookEndpointInput): Promise<CreatedWebhookEndpoint> {
     const { projectId, url, types } = checkInput(CreateEndpointRules, input);
-    const target = await this.guard.check(url);
+    // ownership first (CONTRACT §18): a stranger's project is 404 before its URL costs a DNS look-up
     if (!(await this.ledger.ownsProject(principal.ownerId, projectId))) throw notFound('project', projectId);
+    const target = await this.guard.check(url);
     // stored NULL when every type is wanted; otherwise in the contract's order, each once
     const wanted = types ? EVENT_TYPES.filter((type) => types.includes(type)) : null;
-    return this.endpoints.insert(projectId, target, wanted && wanted.length < EVENT_TYPES.length ? wanted : null, this.newSecret());
+    const created = await this.endpoints.insert(projectId, target, wanted && wanted.length < EVENT_TYPES.length ? wanted : null, this.newSecret(), MAX_ENDPOINTS_PER_PROJECT);
+    if (!created) throw endpointQuotaExceeded();
+    return created;
   }
 
   /** A project's endpoints, oldest first (never their secrets). */

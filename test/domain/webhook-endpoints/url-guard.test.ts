@@ -74,6 +74,15 @@ describe('URL guard (CONTRACT §16)', () => {
     expect(error.message).toContain(reason);
   });
 
+  it.each(['loopback.example', 'private.example', 'mixed.example', 'mapped.example'])(
+    'names the rule %s broke and how to lift it, never an address it resolved to',
+    async (host) => {
+      const error = await refusal(`http://${host}/`);
+      expect(error.message).toContain('LEDGER_WEBHOOK_ALLOW_PRIVATE=true');
+      for (const { address } of NAMES[host]) expect(JSON.stringify(error.toBody())).not.toContain(address);
+    },
+  );
+
   it.each([
     ['ftp://93.184.215.14/', 'http or https'],
     ['file:///etc/passwd', 'http or https'],
@@ -144,6 +153,7 @@ describe('URL guard at delivery time (DNS rebinding)', () => {
     const result = await sender.send(`http://rebind.example:${port}/`, {}, '{}');
     sender.close();
     expect(result).toEqual({ ok: false, responseStatus: null, error: expect.stringContaining('loopback') });
+    expect(result.error).not.toContain('127.0.0.1'); // the delivery log shows it: no address there either
     expect(hits).toBe(before);
   });
 
