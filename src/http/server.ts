@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { trace } from '@opentelemetry/api';
 import { randomUUID } from 'node:crypto';
 import type { ApiKeyService, Principal } from '../domain/auth/api-key.service.js';
+import { adminTokenMatches } from '../domain/auth/admin-token.js';
 import type { CallCounter } from '../domain/auth/call-counter.js';
 import { LedgerError, validationError } from '../domain/errors.js';
 import { fingerprint, type IdempotencyService } from '../domain/idempotency/idempotency.service.js';
@@ -95,7 +96,7 @@ async function dispatch(deps: HttpDeps, router: Router, req: IncomingMessage, re
     await deps.calls.admit(principal.ownerId, principal.plan.api_calls_per_day);
   } else if (auth === 'admin') {
     if (!deps.adminToken) throw new LedgerError('not_found', 'route not found');
-    if (header(req, 'admin_token') !== deps.adminToken) throw new LedgerError('unauthorized', 'missing or wrong admin_token header');
+    if (!adminTokenMatches(deps.adminToken, header(req, 'admin_token'))) throw new LedgerError('unauthorized', 'missing or wrong admin_token header');
   }
   if (!match) throw new LedgerError('not_found', `no route for ${req.method} ${url.pathname}`);
   const { route } = match;
