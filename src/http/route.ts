@@ -21,8 +21,8 @@ export interface RequestContext<B = unknown, Q = unknown, P = unknown> {
 export interface Reply {
   status: number;
   body: unknown;
-  /** The body already serialised as JSON (GraphQL answers); sent as is instead of `body`. */
-  json?: string;
+  /** The body already serialised (GraphQL answers as JSON, pages, static files); sent as is instead of `body`. */
+  json?: string | Buffer;
   headers?: Record<string, string>;
 }
 

@@ -73,6 +73,8 @@ async function handle(deps: HttpDeps, router: Router, req: IncomingMessage, res:
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(payload),
     'x-request-id': requestId,
+    // no answer is ever sniffed into another type (CONTRACT §18: JSON answers, and pages and assets alike)
+    'x-content-type-options': 'nosniff',
     ...deps.cors.responseHeaders(req),
     ...reply.headers,
   };
