@@ -33,9 +33,9 @@ export interface ApiKeyServiceOptions {
 const KNOWN_TTL_MS = 5_000;
 /** A wrong key tried again within this long costs no lookup (CONTRACT §18). */
 const UNKNOWN_TTL_MS = 60_000;
-/** About 10 MB of digests: a flood of more distinct wrong keys per minute than this costs lookups again, never memory. */
+/** About 15 MB of digests (measured): a flood of more distinct wrong keys per minute than this costs lookups again, never memory. */
 export const UNKNOWN_KEYS_MAX = 100_000;
-/** Expired known entries are swept when the map grows past this (only issued keys ever reach it). */
+/** Expired known entries are swept when the map grows past this, then past twice what remained (only issued keys ever reach it). */
 const KNOWN_SWEEP_AT = 10_000;
 
 interface KnownEntry {
@@ -66,6 +66,7 @@ export class ApiKeyService {
   private readonly pending = new Map<string, Promise<Principal | null>>();
   private readonly ownerListeners = new Set<(ownerId: string | null) => void>();
   private readonly now: () => number;
+  private sweepKnownAt = KNOWN_SWEEP_AT;
 
   constructor(
     private readonly repository: ApiKeyRepository,
@@ -138,13 +139,14 @@ export class ApiKeyService {
       this.unknown.set(hash, true);
       return;
     }
-    if (this.known.size >= KNOWN_SWEEP_AT) this.sweepKnown();
+    if (this.known.size >= this.sweepKnownAt) this.sweepKnown();
     this.known.set(hash, { principal, expires: this.now() + KNOWN_TTL_MS });
   }
 
   private sweepKnown(): void {
     const now = this.now();
     for (const [hash, entry] of this.known) if (entry.expires <= now) this.known.delete(hash);
+    this.sweepKnownAt = Math.max(KNOWN_SWEEP_AT, 2 * this.known.size);
   }
 
   /** Creates a key; the owner is created or moved to `planCode` (the plan belongs to the owner). */
