@@ -133,7 +133,7 @@ describe('HTTP protections', () => {
   it('answers 401 unauthorized without an api_key', async () => {
     const res = await t.request('POST', '/graphql', { body: { query: '{ plan { planCode } }' } });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ code: 'unauthorized', message: expect.any(String), details: {} });
+    expect(res.body).toEqual({ errors: [{ message: expect.any(String), extensions: { code: 'unauthorized', details: {} } }] });
   });
 
   it('maps a malformed operation to validation_error', async () => {

@@ -14,6 +14,7 @@ import { createContext } from '../context.js';
 import type { GraphQLLimits } from '../limits/limits.js';
 import { CLOSE } from './close-codes.js';
 import { formatSubscriptionError, OperationChecks } from './operation-checks.js';
+import { OwnerSockets } from './owner-sockets.js';
 
 /** The path subscriptions are served on: the GraphQL endpoint's own (CONTRACT §16). */
 const PATH = '/graphql';
@@ -21,6 +22,10 @@ const PATH = '/graphql';
 const MAX_MESSAGE_BYTES = 100 * 1024;
 /** Subscriptions one connection may hold at once (the console holds one per wallet on screen, about 20). */
 export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 100;
+/** Open subscription sockets one owner may hold on one instance, counted from connection_init (CONTRACT §18). */
+export const MAX_SOCKETS_PER_OWNER = 100;
+/** A socket that sends no connection_init within this long is closed with 4408 (CONTRACT §18). */
+export const INIT_WAIT_MS = 3_000;
 
 /** One authenticated connection. */
 interface Session {
@@ -41,6 +46,8 @@ export interface SubscriptionServerOptions {
 }
 
 export interface SubscriptionServer {
+  /** Open sockets per owner on this instance. */
+  sockets: OwnerSockets;
   /** Closes every connection with 1001 (terminating those that do not answer within `graceMs`) and stops accepting new ones. */
   close(graceMs?: number): Promise<void>;
 }
@@ -52,12 +59,16 @@ export interface SubscriptionServer {
  * forward headers): missing or unknown closes the socket with 4401, and so does a key revoked
  * while connected (re-checked whenever its owner's keys change, on any instance). Each subscribe
  * message passes the same limits as an HTTP document (tokens, depth, aliases, cost) and counts one
- * call against the owner's daily quota. Queries and mutations stay on HTTP.
+ * call against the owner's daily quota. Queries and mutations stay on HTTP. An owner holds at
+ * most MAX_SOCKETS_PER_OWNER authenticated sockets here (the next is closed with 4429), and a
+ * socket silent for INIT_WAIT_MS after opening is closed with 4408, so idle or unauthenticated
+ * sockets cannot pile up.
  */
 export function attachSubscriptionServer(server: Server, options: SubscriptionServerOptions): SubscriptionServer {
   const { schema, services, limits, logger } = options;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   const sessions = new Set<Session>();
+  const sockets = new OwnerSockets(MAX_SOCKETS_PER_OWNER);
   const checks = new OperationChecks(schema, limits);
   let closing = false;
   services.metrics.gauge('ledger_websocket_connections', 'Open WebSocket connections on /graphql (subscriptions)', () => wss.clients.size);
@@ -91,15 +102,24 @@ export function attachSubscriptionServer(server: Server, options: SubscriptionSe
     {
       schema,
       isProd: true, // close reasons never carry internal error messages
+      connectionInitWaitTimeout: INIT_WAIT_MS,
       async onConnect(ctx) {
         const session = await authenticate(ctx);
         if (!session || session.socket.readyState !== session.socket.OPEN) return false; // refused, or gone meanwhile
+        if (!sockets.take(session.principal.ownerId)) {
+          session.log.warn({ owner: session.principal.ownerId }, 'subscription connection refused: too many sockets for this owner (4429)');
+          close(session.socket, CLOSE.tooManySockets);
+          return false;
+        }
         ctx.extra.session = session;
         sessions.add(session);
         return true;
       },
       onClose(ctx) {
-        if (ctx.extra.session) sessions.delete(ctx.extra.session);
+        const session = ctx.extra.session;
+        if (!session) return;
+        sessions.delete(session);
+        sockets.release(session.principal.ownerId);
       },
       onSubscribe: (ctx, _id, payload) => prepare(ctx, payload),
       onNext: (ctx, _id, _payload, _args, result) => ({ ...result, errors: result.errors?.map((error) => format(ctx, error, true)) }),
@@ -164,6 +184,7 @@ export function attachSubscriptionServer(server: Server, options: SubscriptionSe
   }
 
   return {
+    sockets,
     async close(graceMs = 1_000) {
       closing = true;
       stopFollowing();
