@@ -2,7 +2,7 @@ import type { Logger } from '../../logger.js';
 import type { LotRepository } from './lot.repository.js';
 
 export interface LotSweeperOptions {
-  /** Pause between sweeps, in ms; 0 turns the sweeper off (postings still expire due lots of the wallets they touch). */
+  /** Pause between sweeps, in ms; 0 schedules none (tests drive sweepOnce; the configuration refuses 0, src/config.ts). */
   intervalMs: number;
   /** Due lots taken per database transaction. */
   batchSize: number;
@@ -56,7 +56,7 @@ export class LotSweeper {
 
   start(): void {
     if (this.options.intervalMs === 0) {
-      this.logger.info('lot sweeper off (LEDGER_LOT_SWEEP_INTERVAL_MS=0)');
+      this.logger.info('lot sweeper not scheduled (interval 0)');
       return;
     }
     this.stopped = false;
