@@ -13,6 +13,7 @@ import { Migration20261123125000_point_lots } from './Migration20261123125000_po
 import { Migration20261124126000_events } from './Migration20261124126000_events.js';
 import { Migration20261124127000_webhook_endpoints } from './Migration20261124127000_webhook_endpoints.js';
 import { Migration20261125120000_release_stuck_hold_lots } from './Migration20261125120000_release_stuck_hold_lots.js';
+import { Migration20261126120000_webhook_calls_commit_order } from './Migration20261126120000_webhook_calls_commit_order.js';
 
 /** Explicit list, so compiled (dist) and TypeScript (jest) runs apply the same migrations. */
 export const migrations = [
@@ -31,4 +32,5 @@ export const migrations = [
   { name: 'Migration20261124126000_events', class: Migration20261124126000_events },
   { name: 'Migration20261124127000_webhook_endpoints', class: Migration20261124127000_webhook_endpoints },
   { name: 'Migration20261125120000_release_stuck_hold_lots', class: Migration20261125120000_release_stuck_hold_lots },
+  { name: 'Migration20261126120000_webhook_calls_commit_order', class: Migration20261126120000_webhook_calls_commit_order },
 ];
