@@ -26,7 +26,7 @@ export interface AppOptions {
   corsOrigins?: string;
   /** LEDGER_METRICS_TOKEN: when set, GET /metrics needs `Authorization: Bearer <token>`. */
   metricsToken?: string;
-  /** The expiry sweeper's interval (0: off) and batch size; DEFAULT_LOT_SWEEP (src/services.ts) when absent. */
+  /** The expiry sweeper's interval (0: not scheduled, tests only) and batch size; DEFAULT_LOT_SWEEP (src/services.ts) when absent. */
   lotSweep?: LotSweeperOptions;
   /** LEDGER_SUBSCRIPTION_BUFFER: events a subscription may fall behind before its connection is closed (1013). */
   subscriptionBuffer?: number;

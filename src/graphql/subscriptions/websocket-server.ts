@@ -6,6 +6,7 @@ import type { Context, SubscribePayload } from 'graphql-ws';
 import { useServer, type Extra } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Principal } from '../../domain/auth/api-key.service.js';
+import type { FeedStart } from '../../domain/events/feed-start.js';
 import { LedgerError } from '../../domain/errors.js';
 import { toLedgerError } from '../../domain/shared/error-translation.js';
 import type { Logger } from '../../logger.js';
@@ -34,6 +35,8 @@ interface Session {
   requestId: string;
   log: Logger;
   socket: WebSocket;
+  /** Each subscription's starting point, by id, from its message until it ends (see prepare). */
+  starts: Map<string, FeedStart>;
 }
 
 type ConnectionContext = Context<Record<string, unknown> | undefined, Extra & Partial<{ session: Session }>>;
@@ -120,10 +123,16 @@ export function attachSubscriptionServer(server: Server, options: SubscriptionSe
         if (!session) return;
         sessions.delete(session);
         sockets.release(session.principal.ownerId);
+        for (const start of session.starts.values()) start.release();
+        session.starts.clear();
       },
-      onSubscribe: (ctx, _id, payload) => prepare(ctx, payload),
+      onSubscribe: (ctx, id, payload) => prepare(ctx, id, payload),
+      onComplete: (ctx, id) => settled(ctx, id),
       onNext: (ctx, _id, _payload, _args, result) => ({ ...result, errors: result.errors?.map((error) => format(ctx, error, true)) }),
-      onError: (ctx, _id, _payload, errors) => errors.map((error) => format(ctx, error, false)),
+      onError: (ctx, id, _payload, errors) => {
+        settled(ctx, id);
+        return errors.map((error) => format(ctx, error, false));
+      },
     },
     wss,
   );
@@ -138,7 +147,7 @@ export function attachSubscriptionServer(server: Server, options: SubscriptionSe
     try {
       const principal = await services.apiKeys.authenticate(apiKey || undefined);
       log.info({ owner: principal.ownerId }, 'subscription connection');
-      return { apiKey, principal, requestId, log, socket };
+      return { apiKey, principal, requestId, log, socket, starts: new Map() };
     } catch (error) {
       const unauthorized = toLedgerError(error).code === 'unauthorized';
       if (!unauthorized) log.error({ err: error }, 'subscription connection: authentication failed');
@@ -148,9 +157,30 @@ export function attachSubscriptionServer(server: Server, options: SubscriptionSe
     }
   }
 
-  /** Parses, validates and costs a subscribe message; counts the call; builds its context. */
-  async function prepare(ctx: ConnectionContext, payload: SubscribePayload): Promise<ExecutionArgs | readonly GraphQLError[]> {
+  /**
+   * Parses, validates and costs a subscribe message; counts the call; builds its context. Its
+   * starting point is fixed first, in the turn the message arrived (CONTRACT §16: it receives
+   * every event committed after that), and handed to the resolver through the context.
+   */
+  function prepare(ctx: ConnectionContext, id: string, payload: SubscribePayload): Promise<ExecutionArgs | readonly GraphQLError[]> {
     const session = ctx.extra.session!;
+    session.starts.get(id)?.release();
+    const start = services.eventFeeds.startNow();
+    session.starts.set(id, start);
+    return admitted(ctx, session, start, payload).then((prepared) => {
+      if (Array.isArray(prepared)) settled(ctx, id); // refused: no feed will take the start
+      return prepared;
+    });
+  }
+
+  /** A subscription has ended (or never began): its start, if no feed took it, stops holding events. */
+  function settled(ctx: ConnectionContext, id: string): void {
+    const session = ctx.extra.session;
+    session?.starts.get(id)?.release();
+    session?.starts.delete(id);
+  }
+
+  async function admitted(ctx: ConnectionContext, session: Session, start: FeedStart, payload: SubscribePayload): Promise<ExecutionArgs | readonly GraphQLError[]> {
     const active = Object.keys(ctx.subscriptions).length; // this one's reservation included
     if (active > MAX_SUBSCRIPTIONS_PER_CONNECTION) {
       const problem = `a connection may hold at most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} subscriptions at once`;
@@ -168,6 +198,7 @@ export function attachSubscriptionServer(server: Server, options: SubscriptionSe
     services.metrics.countGraphqlOperation(operation.operation, false);
     const contextValue = createContext(session.principal, services, session.requestId, session.log, limits);
     contextValue.subscriber = {
+      start,
       tooSlow: () => {
         countDropped();
         session.log.warn({ owner: session.principal.ownerId }, 'subscriber too slow: connection closed (1013)');
