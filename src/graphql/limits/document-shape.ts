@@ -38,13 +38,18 @@ export class DocumentShape {
   }
 
   /**
-   * Selections of every definition expanded, summed: what graphql's own rules (which walk each
-   * fragment definition as well as each operation) and ours have to look at.
+   * Selections of every operation expanded, plus those of every fragment no operation spreads:
+   * what graphql's own rules (which walk each fragment definition as well as each operation) and
+   * ours have to look at, a spread fragment's definition being no larger than the operation that
+   * spreads it.
    */
   totalSelections(): number {
     let total = 0;
     for (const definition of this.document.definitions) {
-      if (definition.kind === Kind.OPERATION_DEFINITION || definition.kind === Kind.FRAGMENT_DEFINITION) total += this.selectionSet(definition.selectionSet).selections;
+      if (definition.kind === Kind.OPERATION_DEFINITION) total += this.selectionSet(definition.selectionSet).selections;
+    }
+    for (const [name, fragment] of this.fragments) {
+      if (!this.expanded.has(name)) total += this.selectionSet(fragment.selectionSet).selections;
     }
     return total;
   }

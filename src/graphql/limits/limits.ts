@@ -20,7 +20,8 @@ export interface GraphQLLimits {
   maxTokens: number;
   /**
    * Selections of the whole document with every fragment spread expanded (selection-limit.rule.ts),
-   * refused before any other validation rule walks it: twice the standard introspection query (471).
+   * refused before graphql's validation walks it (some of its rules are quadratic in it): twice
+   * the standard introspection query (230).
    */
   maxSelections: number;
   /** Largest `first` of any connection: REST's largest `limit`, which the services enforce too. */
@@ -32,7 +33,7 @@ export const DEFAULT_LIMITS: GraphQLLimits = {
   maxAliases: 30,
   maxCost: 10_000,
   maxTokens: 5_000,
-  maxSelections: 1_000,
+  maxSelections: 500,
   maxPageSize: 100,
 };
 
