@@ -3,8 +3,9 @@ import { LedgerError } from '../../domain/errors.js';
 import { DocumentShape } from './document-shape.js';
 
 /**
- * The refusal of a document whose definitions, fragments expanded, hold more than
- * `maxSelections` selections, or null. Measured in time linear in the document (document-shape.ts).
+ * The refusal of a document whose operations, fragments expanded (and fragments no operation
+ * spreads), hold more than `maxSelections` selections, or null. Measured in time linear in the
+ * document (document-shape.ts).
  */
 export function selectionRefusal(document: DocumentNode, maxSelections: number): GraphQLError | null {
   const selections = DocumentShape.of(document).totalSelections();
