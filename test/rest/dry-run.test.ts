@@ -295,6 +295,8 @@ describe('a dry run beside real postings', () => {
   /** Waits until `n` backends of this database wait on a lock (PostgreSQL announces no lock wait). */
   async function waiters(n: number): Promise<void> {
     for (;;) {
+      // the locker is inside a transaction, which would otherwise keep reading its first statistics snapshot
+      await locker.query('SELECT pg_stat_clear_snapshot()');
       const [row] = await locker.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
       if (row.n >= n) return;
       await new Promise((resolve) => setImmediate(resolve));
