@@ -27,6 +27,12 @@ export function buildOpenApi(routes: Route[]): Record<string, unknown> {
       ],
       responses: {
         [r.doc.response.status]: { description: 'success', content: { 'application/json': { schema: toSchema(r.doc.response.schema, 'output') } } },
+        ...(r.doc.dryRun && {
+          200: {
+            description: 'dry run (`dryRun=true`): the answer the real call would give, with `dryRun: true`; nothing is written and its ids are never stored',
+            content: { 'application/json': { schema: toSchema(r.doc.dryRun, 'output') } },
+          },
+        }),
         ...errorResponses(r),
       },
     };
