@@ -215,7 +215,11 @@ describe('lots_sweep (the background sweeper)', () => {
     await setExpiry(f, 1000);
     for (const customer of f.customers) for (let i = 0; i < 10; i++) await post(f, f.system.id, customer.id, 10n);
     await t.db.query(`UPDATE lots SET expires_at = clock_timestamp()::timestamptz(3) WHERE project_id = $1`, [f.projectId]);
-    const postings = f.customers.map((c, i) => post(f, c.id, f.customers[(i + 1) % f.customers.length].id, 1n));
+    // Postings touch only the first half of the wallets: the other half's lots can be expired by
+    // nobody but the sweepers, so their rounds must report some (sweepers skip the wallets a
+    // posting has locked, and a posting settles its sender's due lots itself).
+    const senders = f.customers.slice(0, 10);
+    const postings = senders.map((c, i) => post(f, c.id, senders[(i + 1) % senders.length].id, 1n));
     const sweeps = [lots.sweep(50), lots.sweep(50), lots.sweep(7), lots.sweep(1000)];
     const [results, rounds] = await Promise.all([Promise.all(postings), Promise.all(sweeps)]);
     // the senders' own lots expired before their debit: they had nothing left to send
