@@ -44,7 +44,13 @@ function conditions(filter: ResolvedFilter, params: Params): string[] {
   if (filter.referencePrefix !== null) where.push(`t.reference LIKE ${params.add(filter.referencePrefix, 'text')}`);
   if (filter.reverses !== null) where.push(`t.reverses = ${params.add(filter.reverses, 'uuid')}`);
   if (filter.metadata.length) where.push('t.metadata IS NOT NULL');
-  for (const alternatives of filter.metadata) where.push(`(${alternatives.map((json) => `t.metadata::jsonb @> ${params.add(json, 'jsonb')}`).join(' OR ')})`);
+  for (const pair of filter.metadata) {
+    // containment finds the candidates through the index; jsonb compares numbers by value (5.0 = 5),
+    // so the value's own JSON text (kept by the json column) decides: 5 matches "5", 5.0 "5.0"
+    const contains = pair.alternatives.map((json) => `t.metadata::jsonb @> ${params.add(json, 'jsonb')}`).join(' OR ');
+    const key = params.add(pair.key, 'text');
+    where.push(`(${contains}) AND json_typeof(t.metadata -> ${key}) IN ('string', 'number', 'boolean') AND t.metadata ->> ${key} = ${params.add(pair.value, 'text')}`);
+  }
   if (filter.before) where.push(`(t.created_at, t.seq) < (${params.add(filter.before.date, 'timestamptz')}, ${params.add(filter.before.seq, 'bigint')})`);
   return where;
 }

@@ -90,7 +90,7 @@ export class TransactionSearchService {
       reference,
       referencePrefix: prefix === null ? null : likePrefix(prefix),
       reverses,
-      metadata: pairs.map(metadataAlternatives),
+      metadata: pairs.map((pair) => ({ ...pair, alternatives: metadataAlternatives(pair) })),
       before,
     };
   }

@@ -68,8 +68,8 @@ export interface ResolvedFilter {
   reference: string | null;
   referencePrefix: string | null;
   reverses: string | null;
-  /** Each pair's alternatives (JSON objects, any of which the row's metadata must contain). */
-  metadata: string[][];
+  /** Each pair, with the JSON objects (any one) the row's metadata must contain: what the GIN index finds. */
+  metadata: (MetadataPair & { alternatives: string[] })[];
   /** Rows strictly older than this (date, seq) position; null: from the newest. */
   before: { date: Date; seq: string } | null;
 }
