@@ -14,6 +14,7 @@ import { Migration20261124126000_events } from './Migration20261124126000_events
 import { Migration20261124127000_webhook_endpoints } from './Migration20261124127000_webhook_endpoints.js';
 import { Migration20261125120000_release_stuck_hold_lots } from './Migration20261125120000_release_stuck_hold_lots.js';
 import { Migration20261126104500_webhook_fair_claims } from './Migration20261126104500_webhook_fair_claims.js';
+import { Migration20261126120000_webhook_calls_commit_order } from './Migration20261126120000_webhook_calls_commit_order.js';
 import { Migration20261126150000_transaction_search } from './Migration20261126150000_transaction_search.js';
 
 /** Explicit list, so compiled (dist) and TypeScript (jest) runs apply the same migrations. */
@@ -34,5 +35,6 @@ export const migrations = [
   { name: 'Migration20261124127000_webhook_endpoints', class: Migration20261124127000_webhook_endpoints },
   { name: 'Migration20261125120000_release_stuck_hold_lots', class: Migration20261125120000_release_stuck_hold_lots },
   { name: 'Migration20261126104500_webhook_fair_claims', class: Migration20261126104500_webhook_fair_claims },
+  { name: 'Migration20261126120000_webhook_calls_commit_order', class: Migration20261126120000_webhook_calls_commit_order },
   { name: 'Migration20261126150000_transaction_search', class: Migration20261126150000_transaction_search },
 ];

@@ -4,7 +4,7 @@ import type { Database } from './db/database.js';
 import { createGraphQLEndpoint } from './graphql/apollo.js';
 import { graphQLLimits } from './graphql/limits/limits.js';
 import { createHttpServer } from './http/server.js';
-import { attachSubscriptionServer } from './graphql/subscriptions/websocket-server.js';
+import { attachSubscriptionServer, type SubscriptionServer } from './graphql/subscriptions/websocket-server.js';
 import { Cors } from './http/cors.js';
 import { metricsRoute } from './observability/metrics.route.js';
 import { webRoutes } from './web/web.routes.js';
@@ -26,7 +26,7 @@ export interface AppOptions {
   corsOrigins?: string;
   /** LEDGER_METRICS_TOKEN: when set, GET /metrics needs `Authorization: Bearer <token>`. */
   metricsToken?: string;
-  /** The expiry sweeper's interval (0: off) and batch size; DEFAULT_LOT_SWEEP (src/services.ts) when absent. */
+  /** The expiry sweeper's interval (0: not scheduled, tests only) and batch size; DEFAULT_LOT_SWEEP (src/services.ts) when absent. */
   lotSweep?: LotSweeperOptions;
   /** LEDGER_SUBSCRIPTION_BUFFER: events a subscription may fall behind before its connection is closed (1013). */
   subscriptionBuffer?: number;
@@ -39,6 +39,8 @@ export interface AppOptions {
 export interface App {
   server: Server;
   services: Services;
+  /** GraphQL subscriptions over WebSocket (its open sockets per owner). */
+  subscriptions: SubscriptionServer;
   listen(port: number, host: string): Promise<AddressInfo>;
   /** Stops accepting, lets in-flight requests finish (up to `graceMs`), then stops background work. */
   close(graceMs?: number): Promise<void>;
@@ -71,6 +73,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   return {
     server,
     services,
+    subscriptions,
     listen: (port, host) =>
       new Promise((resolve, reject) => {
         server.once('error', reject);

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { DEFAULT_POSTING_PIPELINE } from './domain/ledger/posting-queue.js';
+import { retryScheduleProblem } from './domain/webhook-endpoints/backoff.js';
 
 export interface Config {
   host: string;
@@ -25,7 +26,7 @@ export interface Config {
   corsOrigins?: string;
   /** LEDGER_METRICS_TOKEN: bearer token GET /metrics requires when set. */
   metricsToken?: string;
-  /** The expiry sweeper (src/domain/lots/lot-sweeper.ts): pause between sweeps (0: off) and due lots per database transaction. */
+  /** The expiry sweeper (src/domain/lots/lot-sweeper.ts): pause between sweeps and due lots per database transaction. */
   lotSweep: { intervalMs: number; batchSize: number };
   /** Events one GraphQL subscription may fall behind before its connection is closed (1013). */
   subscriptionBuffer: number;
@@ -90,6 +91,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (adminToken !== undefined && adminToken.length < 8) {
     throw new ConfigError('LEDGER_ADMIN_TOKEN', 'must be at least 8 characters');
   }
+  const webhooks = webhookSettings(env);
   return {
     host,
     port: integer(env, 'PORT', 4000, 0, 65535),
@@ -107,18 +109,30 @@ export function loadConfig(env: Env = process.env): Config {
     corsOrigins: optional(env, 'LEDGER_CORS_ORIGINS'),
     metricsToken: optional(env, 'LEDGER_METRICS_TOKEN'),
     lotSweep: {
-      intervalMs: integer(env, 'LEDGER_LOT_SWEEP_INTERVAL_MS', 1_000, 0, 50_000),
+      // at least 1: with no sweeper, hold.expired of an untouched wallet would never be written (§16)
+      intervalMs: integer(env, 'LEDGER_LOT_SWEEP_INTERVAL_MS', 1_000, 1, 50_000),
       batchSize: integer(env, 'LEDGER_LOT_SWEEP_BATCH', 500, 1, 100_000),
     },
     subscriptionBuffer: integer(env, 'LEDGER_SUBSCRIPTION_BUFFER', 1024, 1, 1_000_000),
-    webhooks: {
-      allowPrivate: boolean(env, 'LEDGER_WEBHOOK_ALLOW_PRIVATE', false),
-      timeoutMs: integer(env, 'LEDGER_WEBHOOK_TIMEOUT_MS', 10_000, 100, 10_000),
-      retryBaseMs: integer(env, 'LEDGER_WEBHOOK_RETRY_BASE_MS', 10_000, 1, 27_000),
-      maxAttempts: integer(env, 'LEDGER_WEBHOOK_MAX_ATTEMPTS', 8, 6, 30),
-      concurrency: integer(env, 'LEDGER_WEBHOOK_CONCURRENCY', 32, 1, 1_000),
-      pollMs: integer(env, 'LEDGER_WEBHOOK_POLL_MS', 1_000, 10, 60_000),
-    },
+    webhooks,
     postingPipeline: integer(env, 'LEDGER_POSTING_PIPELINE', DEFAULT_POSTING_PIPELINE, 1, 64),
   };
+}
+
+/** The outbound webhooks' settings; a retry schedule that could break CONTRACT §16 is refused, whatever the jitter draws. */
+function webhookSettings(env: Env): WebhookSettings {
+  const settings: WebhookSettings = {
+    allowPrivate: boolean(env, 'LEDGER_WEBHOOK_ALLOW_PRIVATE', false),
+    timeoutMs: integer(env, 'LEDGER_WEBHOOK_TIMEOUT_MS', 10_000, 100, 10_000),
+    retryBaseMs: integer(env, 'LEDGER_WEBHOOK_RETRY_BASE_MS', 10_000, 1, 27_000),
+    maxAttempts: integer(env, 'LEDGER_WEBHOOK_MAX_ATTEMPTS', 8, 6, 30),
+    concurrency: integer(env, 'LEDGER_WEBHOOK_CONCURRENCY', 32, 1, 1_000),
+    pollMs: integer(env, 'LEDGER_WEBHOOK_POLL_MS', 1_000, 10, 60_000),
+  };
+  const problem = retryScheduleProblem({ baseMs: settings.retryBaseMs, maxAttempts: settings.maxAttempts });
+  if (problem) {
+    const variable = env.LEDGER_WEBHOOK_RETRY_BASE_MS ? 'LEDGER_WEBHOOK_RETRY_BASE_MS' : 'LEDGER_WEBHOOK_MAX_ATTEMPTS';
+    throw new ConfigError(variable, `with LEDGER_WEBHOOK_RETRY_BASE_MS=${settings.retryBaseMs} and LEDGER_WEBHOOK_MAX_ATTEMPTS=${settings.maxAttempts} ${problem}`);
+  }
+  return settings;
 }

@@ -118,7 +118,8 @@ export async function createServices(db: Database, logger: Logger, options: { lo
   const projects = new ProjectService(db);
   const eventHub = new EventHub(eventRepository, events, notifications, logger);
   const lotRepository = new LotRepository(db);
-  const lotSweeper = new LotSweeper(lotRepository, logger, options.lotSweep ?? DEFAULT_LOT_SWEEP);
+  // the sweeper's events (expiries, hold.expired) are numbered right after each round, not at the sequencer's next tick
+  const lotSweeper = new LotSweeper(lotRepository, logger, { ...(options.lotSweep ?? DEFAULT_LOT_SWEEP), onCommit: () => eventSequencer.poke() });
   lotSweeperMetrics(metrics, lotSweeper);
   const webhooks: WebhookOptions = options.webhooks ?? DEFAULT_WEBHOOKS;
   const guard = new UrlGuard(webhooks.allowPrivate, webhooks.resolver);

@@ -28,6 +28,7 @@ export const ROUTINES = [
   { name: 'ledger_apply', file: 'src/domain/ledger/ledger_apply.sql' },
   { name: 'ledger_post', file: 'src/domain/ledger/ledger_post.sql' },
   { name: 'webhook_post', file: 'src/domain/webhook/webhook_post.sql' },
+  { name: 'webhook_sequence_calls', file: 'src/domain/webhook/webhook_sequence_calls.sql' },
 ] as const;
 
 export interface Routine {

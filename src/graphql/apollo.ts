@@ -1,7 +1,7 @@
 import { ApolloServer, HeaderMap, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import type { IncomingMessage } from 'node:http';
-import type { GraphQLSchema } from 'graphql';
+import type { GraphQLError, GraphQLSchema } from 'graphql';
 import type { Services } from '../services.js';
 import { LedgerError } from '../domain/errors.js';
 import type { Reply } from '../http/route.js';
@@ -11,6 +11,7 @@ import { formatError, isUnexpected } from './errors.js';
 import { executionGateway } from './execution-gateway.js';
 import { costLimitPlugin } from './limits/cost.js';
 import { graphQLLimits, limitRules, type GraphQLLimits } from './limits/limits.js';
+import { refuseOversizedQuery } from './limits/selection-limit.rule.js';
 import { stringifyResult } from './sql-plan/raw-json.js';
 
 export interface GraphQLEndpoint {
@@ -22,7 +23,8 @@ export interface GraphQLEndpoint {
 
 /**
  * Apollo Server behind our own HTTP pipeline (auth, call quota and statement counting happen
- * there). Abusive operations are refused before execution: by the parser (token limit), by
+ * there). Abusive operations are refused before execution: by the parser (token limit), by the
+ * expanded size of the document (before Apollo, whose validation has quadratic rules), by
  * validation rules (depth, aliases) and by the cost plugin once variables are known.
  */
 export interface GraphQLEndpointOptions {
@@ -59,6 +61,8 @@ export async function createGraphQLEndpoint(services: Services, limits: GraphQLL
         if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
       }
       const url = new URL(req.url ?? '/', 'http://localhost');
+      const oversized = refuseOversizedQuery(req.method === 'GET' ? url.searchParams.get('query') : (body as { query?: unknown } | null)?.query, limits);
+      if (oversized) return refusedBeforeApollo(oversized);
       let context: GraphQLContext | undefined;
       const response = await apollo.executeHTTPGraphQLRequest({
         httpGraphQLRequest: { method: req.method ?? 'POST', headers, search: url.search, body },
@@ -81,6 +85,19 @@ export async function createGraphQLEndpoint(services: Services, limits: GraphQLL
       };
     },
     stop: () => apollo.stop(),
+  };
+}
+
+/** A refusal made before Apollo parses the document, answered as Apollo answers a validation error. */
+function refusedBeforeApollo(error: GraphQLError): Reply {
+  const json = JSON.stringify({ errors: [formatError(error.toJSON(), error)] });
+  return {
+    status: 400,
+    json,
+    get body() {
+      return JSON.parse(json) as unknown;
+    },
+    headers: { 'content-type': 'application/json; charset=utf-8' },
   };
 }
 

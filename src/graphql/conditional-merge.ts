@@ -21,7 +21,8 @@ export function mergesConditionalFields(document: DocumentNode): boolean {
 
 function conditionalMerge(sets: readonly SelectionSetNode[], fragments: Map<string, FragmentDefinitionNode>): boolean {
   const byKey = new Map<string, Occurrence[]>();
-  for (const set of sets) collect(set, false, fragments, byKey);
+  const visited = new Set<string>();
+  for (const set of sets) collect(set, false, fragments, byKey, visited);
   for (const occurrences of byKey.values()) {
     if (occurrences.length > 1 && occurrences.some((occurrence) => occurrence.conditional)) return true;
     const children = occurrences.flatMap((occurrence) => (occurrence.field.selectionSet ? [occurrence.field.selectionSet] : []));
@@ -30,17 +31,27 @@ function conditionalMerge(sets: readonly SelectionSetNode[], fragments: Map<stri
   return false;
 }
 
-function collect(set: SelectionSetNode, conditional: boolean, fragments: Map<string, FragmentDefinitionNode>, byKey: Map<string, Occurrence[]>): void {
+/**
+ * A fragment is collected once per merged set and flag (`visited`): spreading it again adds the
+ * same occurrences, which changes no answer, and without it a fragment spreading the next one
+ * twice, n levels deep, would be collected 2^n times.
+ */
+function collect(set: SelectionSetNode, conditional: boolean, fragments: Map<string, FragmentDefinitionNode>, byKey: Map<string, Occurrence[]>, visited: Set<string>): void {
   for (const selection of set.selections) {
     const here = conditional || isConditional(selection);
     if (selection.kind === Kind.FIELD) {
       const key = selection.alias?.value ?? selection.name.value;
-      byKey.set(key, [...(byKey.get(key) ?? []), { field: selection, conditional: here }]);
+      let occurrences = byKey.get(key);
+      if (!occurrences) byKey.set(key, (occurrences = []));
+      occurrences.push({ field: selection, conditional: here });
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      collect(selection.selectionSet, here, fragments, byKey);
+      collect(selection.selectionSet, here, fragments, byKey, visited);
     } else {
       const fragment = fragments.get(selection.name.value);
-      if (fragment) collect(fragment.selectionSet, here, fragments, byKey);
+      const visit = `${here}:${selection.name.value}`;
+      if (!fragment || visited.has(visit)) continue;
+      visited.add(visit);
+      collect(fragment.selectionSet, here, fragments, byKey, visited);
     }
   }
 }

@@ -2,6 +2,7 @@ import type { Principal } from '../domain/auth/api-key.service.js';
 import type { Services } from '../services.js';
 import type { Logger } from '../logger.js';
 import type { WalletView } from '../domain/wallets/wallet.types.js';
+import type { FeedStart } from '../domain/events/feed-start.js';
 import { createLoaders, type Loaders } from './loaders.js';
 import { DEFAULT_LIMITS, type GraphQLLimits } from './limits/limits.js';
 
@@ -20,9 +21,10 @@ export interface GraphQLContext {
   answered: { sqlPlan: boolean; operation?: 'query' | 'mutation' | 'subscription' };
   /**
    * A subscription over WebSocket: its feed calls `tooSlow` when the subscriber falls behind (the
-   * connection is closed); `wallet` is walletChanged's wallet, kept current from its status events.
+   * connection is closed); `wallet` is walletChanged's wallet, kept current from its status events;
+   * `start` is where it starts, fixed when its message arrived.
    */
-  subscriber?: { tooSlow(): void; wallet?: WalletView };
+  subscriber?: { tooSlow(): void; wallet?: WalletView; start?: FeedStart };
 }
 
 export function createContext(principal: Principal, services: Services, requestId: string, log: Logger, limits: GraphQLLimits = DEFAULT_LIMITS): GraphQLContext {

@@ -25,6 +25,17 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
   };
 }
 
+/**
+ * A request to /graphql refused before GraphQL ran, as a GraphQL response (CONTRACT §18): a
+ * client behind a federation gateway then sees `extensions.code` `unauthorized`, where the
+ * common error body would reach it only as the gateway's masked error. Status 401 is kept (a
+ * direct client still reads it); other refusals keep the common body.
+ */
+export function graphqlRefusal(error: LedgerError): { status: number; body: unknown } | undefined {
+  if (error.code !== 'unauthorized') return undefined;
+  return { status: error.status, body: { errors: [{ message: error.message, extensions: { code: error.code, details: error.details } }] } };
+}
+
 function findLedgerError(error: unknown): LedgerError | undefined {
   for (let current = error, hops = 0; current && hops < 5; hops += 1) {
     if (current instanceof LedgerError) return current;

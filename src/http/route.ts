@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
+import type { LedgerError } from '../domain/errors.js';
 import type { Principal } from '../domain/auth/api-key.service.js';
 import type { Logger } from '../logger.js';
 
@@ -20,8 +21,8 @@ export interface RequestContext<B = unknown, Q = unknown, P = unknown> {
 export interface Reply {
   status: number;
   body: unknown;
-  /** The body already serialised as JSON (GraphQL answers); sent as is instead of `body`. */
-  json?: string;
+  /** The body already serialised (GraphQL answers as JSON, pages, static files); sent as is instead of `body`. */
+  json?: string | Buffer;
   headers?: Record<string, string>;
   /**
    * A body streamed as it is produced (an export): `body` is ignored, the headers (its
@@ -53,6 +54,11 @@ export interface Route<B = any, Q = any, P = any> {
   /** Pass the parsed JSON body through without a schema (GraphQL validates its own documents). */
   rawBody?: boolean;
   doc?: RouteDoc;
+  /**
+   * Answers a refusal raised before the handler (authentication, the call quota) in the route's
+   * own protocol; undefined: the common error body of CONTRACT §6.
+   */
+  refusal?(error: LedgerError): Reply | undefined;
   handler(ctx: RequestContext<B, Q, P>): Promise<Reply>;
 }
 

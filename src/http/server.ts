@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { trace } from '@opentelemetry/api';
 import { randomUUID } from 'node:crypto';
 import type { ApiKeyService, Principal } from '../domain/auth/api-key.service.js';
+import { secretMatches } from '../domain/auth/secret-match.js';
 import type { CallCounter } from '../domain/auth/call-counter.js';
 import { LedgerError, validationError } from '../domain/errors.js';
 import { fingerprint, type IdempotencyService } from '../domain/idempotency/idempotency.service.js';
@@ -30,6 +31,7 @@ export interface HttpDeps {
 /** What the pipeline learns about a request on its way (the route template labels its metrics). */
 interface RequestFacts {
   route: string;
+  refusal?: Route['refusal'];
 }
 
 /** The metrics label of a request that matched no route: raw paths would make labels unbounded. */
@@ -63,7 +65,7 @@ async function handle(deps: HttpDeps, router: Router, req: IncomingMessage, res:
   } catch (error) {
     const ledgerError = toLedgerError(error);
     if (ledgerError.code === 'internal_error') log.error({ err: error, method: req.method, url: req.url }, 'unexpected error');
-    reply = { status: ledgerError.status, body: ledgerError.toBody() };
+    reply = facts.refusal?.(ledgerError) ?? { status: ledgerError.status, body: ledgerError.toBody() };
     if (ledgerError.code === 'rate_limited') reply.headers = { 'retry-after': String(ledgerError.details.retry_after) };
   }
   if (reply.stream) return sendStream(deps, req, res, reply, reply.stream, { requestId, log, started, route: facts.route, scope });
@@ -72,6 +74,8 @@ async function handle(deps: HttpDeps, router: Router, req: IncomingMessage, res:
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(payload),
     'x-request-id': requestId,
+    // no answer is ever sniffed into another type (CONTRACT §18: JSON answers, and pages and assets alike)
+    'x-content-type-options': 'nosniff',
     ...deps.cors.responseHeaders(req),
     ...reply.headers,
   };
@@ -112,7 +116,10 @@ async function dispatch(deps: HttpDeps, router: Router, req: IncomingMessage, re
   const url = new URL(req.url ?? '/', 'http://localhost');
   const isPublic = PUBLIC_PREFIXES.some((p) => url.pathname === p || (p.endsWith('/') && url.pathname.startsWith(p)));
   const match = router.match(req.method ?? 'GET', url.pathname, /\btext\/html\b/.test(req.headers.accept ?? ''));
-  if (match) facts.route = match.route.path;
+  if (match) {
+    facts.route = match.route.path;
+    facts.refusal = match.route.refusal;
+  }
   const auth = match?.route.auth ?? (isPublic ? 'none' : 'api_key');
 
   let principal = undefined as unknown as Principal;
@@ -121,7 +128,7 @@ async function dispatch(deps: HttpDeps, router: Router, req: IncomingMessage, re
     await deps.calls.admit(principal.ownerId, principal.plan.api_calls_per_day);
   } else if (auth === 'admin') {
     if (!deps.adminToken) throw new LedgerError('not_found', 'route not found');
-    if (header(req, 'admin_token') !== deps.adminToken) throw new LedgerError('unauthorized', 'missing or wrong admin_token header');
+    if (!secretMatches(deps.adminToken, header(req, 'admin_token'))) throw new LedgerError('unauthorized', 'missing or wrong admin_token header');
   }
   if (!match) throw new LedgerError('not_found', `no route for ${req.method} ${url.pathname}`);
   const { route } = match;

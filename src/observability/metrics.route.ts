@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { secretMatches } from '../domain/auth/secret-match.js';
 import { LedgerError } from '../domain/errors.js';
 import { route, type Route } from '../http/route.js';
 import type { Metrics } from './metrics.js';
@@ -10,7 +10,7 @@ export function metricsRoute(metrics: Metrics, token: string | undefined): Route
     path: '/metrics',
     auth: 'none',
     handler: async ({ req }) => {
-      if (token !== undefined && !sameSecret(req.headers.authorization ?? '', `Bearer ${token}`)) {
+      if (token !== undefined && !secretMatches(`Bearer ${token}`, req.headers.authorization)) {
         throw new LedgerError('unauthorized', 'missing or wrong Authorization: Bearer token for /metrics');
       }
       // `json` carries a body sent as is; here it is Prometheus text, with its own content type
@@ -19,8 +19,3 @@ export function metricsRoute(metrics: Metrics, token: string | undefined): Route
   });
 }
 
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}

@@ -1,5 +1,6 @@
 import { route, type Route } from '../http/route.js';
 import type { GraphQLEndpoint } from '../graphql/apollo.js';
+import { graphqlRefusal } from '../graphql/errors.js';
 import type { Services } from '../services.js';
 import { buildOpenApi } from './openapi.js';
 import { adminRoutes } from './admin.routes.js';
@@ -22,8 +23,8 @@ export function allRoutes(services: Services, graphql: GraphQLEndpoint): Route[]
   const openapi = buildOpenApi(rest);
   return [
     ...rest,
-    route({ method: 'POST', path: '/graphql', auth: 'api_key', rawBody: true, handler: graphqlHandler }),
-    route({ method: 'GET', path: '/graphql', auth: 'api_key', handler: graphqlHandler }),
+    route({ method: 'POST', path: '/graphql', auth: 'api_key', rawBody: true, refusal: graphqlRefusal, handler: graphqlHandler }),
+    route({ method: 'GET', path: '/graphql', auth: 'api_key', refusal: graphqlRefusal, handler: graphqlHandler }),
     route({ method: 'GET', path: '/openapi.json', auth: 'none', handler: async () => ({ status: 200, body: openapi }) }),
   ];
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../db/routines.js';
@@ -13,7 +14,10 @@ const FILES: Record<string, { file: string; type: string }> = {
   'graphiql.css': { file: 'node_modules/graphiql/graphiql.min.css', type: 'text/css' },
   'graphql-ws.js': { file: 'node_modules/graphql-ws/umd/graphql-ws.min.js', type: 'text/javascript' },
   'scalar.js': { file: 'node_modules/@scalar/api-reference/dist/browser/standalone.js', type: 'text/javascript' },
+  'csp-shim.js': { file: 'src/web/pages/csp-shim.js', type: 'text/javascript' },
   'graphiql-page.js': { file: 'src/web/pages/graphiql-page.js', type: 'text/javascript' },
+  'graphiql-page.css': { file: 'src/web/pages/graphiql-page.css', type: 'text/css' },
+  'docs-page.js': { file: 'src/web/pages/docs-page.js', type: 'text/javascript' },
   'console.js': { file: 'src/web/console/console.js', type: 'text/javascript' },
   'console-api.js': { file: 'src/web/console/api.js', type: 'text/javascript' },
   'console-chart.js': { file: 'src/web/console/chart.js', type: 'text/javascript' },
@@ -22,20 +26,51 @@ const FILES: Record<string, { file: string; type: string }> = {
   'console.css': { file: 'src/web/console/console.css', type: 'text/css' },
 };
 
-const cache = new Map<string, string>();
+export interface Asset {
+  body: string | Buffer;
+  type: string;
+}
+
+const cache = new Map<string, Asset>();
 
 export function assetNames(): string[] {
   return Object.keys(FILES);
 }
 
-/** The asset's text and content type, or undefined for a name that is not served. */
-export function readAsset(name: string): { text: string; type: string } | undefined {
+/** The asset's body and content type, or undefined for a name that is not served. */
+export function readAsset(name: string): Asset | undefined {
+  const cached = cache.get(name);
+  if (cached) return cached;
   const entry = Object.hasOwn(FILES, name) ? FILES[name] : undefined;
-  if (!entry) return undefined;
-  let text = cache.get(name);
-  if (text === undefined) {
-    text = readFileSync(path.join(projectRoot(), entry.file), 'utf8');
-    cache.set(name, text);
-  }
-  return { text, type: `${entry.type}; charset=utf-8` };
+  if (!entry) return name.startsWith(EXTRACTED) ? extractedAsset(name) : undefined;
+  let text = readFileSync(path.join(projectRoot(), entry.file), 'utf8');
+  if (entry.type === 'text/css') text = extractDataUris(text);
+  const asset = { body: text, type: `${entry.type}; charset=utf-8` };
+  cache.set(name, asset);
+  return asset;
+}
+
+/**
+ * GraphiQL's stylesheet embeds its fonts and images as `data:` URIs, which the pages' policy
+ * (only 'self') refuses: each becomes a file of its own, `/static/inline-<digest>.<ext>`.
+ */
+const EXTRACTED = 'inline-';
+const DATA_URI = /url\((["']?)data:([a-z0-9.+/-]+);base64,([A-Za-z0-9+/=]+)\1\)/g;
+const EXTENSIONS: Record<string, string> = { 'font/woff2': 'woff2', 'font/woff': 'woff', 'image/png': 'png', 'image/svg+xml': 'svg', 'image/gif': 'gif' };
+
+function extractDataUris(css: string): string {
+  return css.replace(DATA_URI, (whole, _quote: string, type: string, base64: string) => {
+    const extension = EXTENSIONS[type];
+    if (!extension) return whole;
+    const body = Buffer.from(base64, 'base64');
+    const name = `${EXTRACTED}${createHash('sha256').update(body).digest('hex').slice(0, 16)}.${extension}`;
+    cache.set(name, { body, type });
+    return `url(/static/${name})`;
+  });
+}
+
+/** An extracted file asked for before its stylesheet was read here (a browser that cached the stylesheet): read them all. */
+function extractedAsset(name: string): Asset | undefined {
+  for (const [file, entry] of Object.entries(FILES)) if (entry.type === 'text/css') readAsset(file);
+  return cache.get(name);
 }

@@ -1,12 +1,13 @@
 import type { Browser } from 'playwright-core';
 import { fundedProject, type FundedProject } from '../support/fixtures.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { launch, watchOrigins } from './support.js';
+import { launch, watchCsp, watchOrigins } from './support.js';
 
 /**
  * The browser pages (CONTRACT §17, issue 15) in a real headless Chromium against the running
  * service: the console moves money through its form and shows the new balance; GraphiQL and the
- * API reference render; no page requests anything from another origin.
+ * API reference render; no page requests anything from another origin, and none reports a
+ * violation of its Content-Security-Policy (CONTRACT §18).
  */
 let t: TestApp;
 let f: FundedProject;
@@ -28,6 +29,7 @@ afterAll(async () => {
 describe('/console', () => {
   it('shows the wallets of a project, transfers through the form and shows the changed balance, all on this origin', async () => {
     const page = await browser.newPage();
+    const csp = await watchCsp(page);
     const seen = await watchOrigins(page, t.baseUrl);
     let bytes = 0;
     page.on('response', (res) => void res.body().then((b) => (bytes += b.length)).catch(() => undefined));
@@ -64,10 +66,12 @@ describe('/console', () => {
     expect(seen.foreign).toEqual([]);
     const balance = await t.request('GET', `/wallets/${f.customers[0].id}`, { key: f.key });
     expect(balance.body.balance[0].balance).toBe(12.5);
+    expect(csp.violations).toEqual([]); // the page worked under its Content-Security-Policy
   });
 
   it('updates a balance live (walletChanged) when a transfer is made elsewhere', async () => {
     const page = await browser.newPage();
+    const csp = await watchCsp(page);
     const feedsBefore = t.app.services.eventFeeds.size;
     await page.goto(`${t.baseUrl}/console`);
     await page.getByLabel('API key').fill(f.key);
@@ -84,12 +88,14 @@ describe('/console', () => {
     expect(res.status).toBe(201);
     await cell.filter({ hasText: /^2\.5$/ }).waitFor({ timeout: 2_000 }); // well before the 30 s re-read
     timings.consoleLiveUpdate = Date.now() - started;
+    expect(csp.violations).toEqual([]); // the page worked under its Content-Security-Policy
   });
 });
 
 describe('/graphql in a browser', () => {
   it('serves GraphiQL with the api_key header ready to fill in, and runs a query with it', async () => {
     const page = await browser.newPage();
+    const csp = await watchCsp(page);
     const seen = await watchOrigins(page, t.baseUrl);
     const started = Date.now();
     await page.goto(`${t.baseUrl}/graphql`);
@@ -121,12 +127,14 @@ describe('/graphql in a browser', () => {
     const res = await t.request('POST', '/transactions', { key: f.key, body: { amount: 1, currency: f.symbol, from: f.system.id, to: wallet, projectId: f.projectId } });
     expect(res.status).toBe(201);
     await page.locator('.result-window').filter({ hasText: 'walletChanged' }).filter({ hasText: wallet }).waitFor();
+    expect(csp.violations).toEqual([]); // the page worked under its Content-Security-Policy
   });
 });
 
 describe('/docs', () => {
   it('renders the REST reference from /openapi.json without leaving the origin', async () => {
     const page = await browser.newPage();
+    const csp = await watchCsp(page);
     const seen = await watchOrigins(page, t.baseUrl);
     const started = Date.now();
     await page.goto(`${t.baseUrl}/docs`);
@@ -134,5 +142,6 @@ describe('/docs', () => {
     timings.docsLoad = Date.now() - started;
     expect(seen.all.some((u) => u.endsWith('/openapi.json'))).toBe(true);
     expect(seen.foreign).toEqual([]);
+    expect(csp.violations).toEqual([]); // the page worked under its Content-Security-Policy
   });
 });

@@ -28,3 +28,27 @@ export async function watchOrigins(page: Page, origin: string): Promise<{ foreig
   });
   return seen;
 }
+
+/**
+ * Every Content-Security-Policy violation the page reports (CONTRACT §18: the pages work under
+ * their policy), from three places: the `securitypolicyviolation` events of the document (an init
+ * script, which CSP does not govern, forwards them), Chromium's console ("Refused to …"), and
+ * uncaught page errors (an `eval` refused by CSP throws). A test ends with `expect(csp.violations).toEqual([])`.
+ */
+export async function watchCsp(page: Page): Promise<{ violations: string[] }> {
+  const seen = { violations: [] as string[] };
+  await page.exposeBinding('__reportCspViolation', (_source, text: string) => void seen.violations.push(text));
+  await page.addInitScript(() => {
+    const report = (globalThis as unknown as { __reportCspViolation(text: string): void }).__reportCspViolation;
+    (globalThis as unknown as { document: { addEventListener(type: string, listener: (e: any) => void): void } }).document.addEventListener('securitypolicyviolation', (e) =>
+      report(`${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} (${e.sourceFile}:${e.lineNumber}) ${String(e.sample ?? '').slice(0, 80)}`),
+    );
+  });
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) seen.violations.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => {
+    if (/Content Security Policy|unsafe-eval|Refused/i.test(error.message)) seen.violations.push(`page error: ${error.message}`);
+  });
+  return seen;
+}

@@ -74,11 +74,11 @@ describe('queries through Hive Gateway', () => {
     expect(theirs.data?.featuredWallet ?? null).toBeNull();
   });
 
-  it('forwards a missing or wrong api_key: the ledger refuses (its 401 reaches the client as a masked gateway error)', async () => {
+  it('forwards a missing or wrong api_key: the client sees the ledger’s unauthorized (CONTRACT §18)', async () => {
     for (const apiKey of [null, 'lk_wrong']) {
       const body = await viaGateway(`query($id: ID!) { project(id: $id) { name } }`, { id: String(p.projectId) }, apiKey);
       expect(body.data?.project ?? null).toBeNull();
-      expect(body.errors).toHaveLength(1);
+      expect(body.errors).toEqual([expect.objectContaining({ message: expect.stringMatching(/api_key/), extensions: expect.objectContaining({ code: 'unauthorized' }) })]);
     }
   });
 

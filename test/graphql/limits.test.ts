@@ -1,14 +1,11 @@
-import { getIntrospectionQuery } from 'graphql';
-import { createRequire } from 'node:module';
+import { getIntrospectionQuery, parse } from 'graphql';
 import { buildLedgerSchema } from '../../src/graphql/schema.js';
-import { estimateCost } from '../../src/graphql/limits/cost.js';
+import { operationCost } from '../../src/graphql/limits/cost.js';
 import { DEFAULT_LIMITS } from '../../src/graphql/limits/limits.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { ProjectWalletsDocument } from './generated/graphql.js';
 import { raw, run } from './support/client.js';
 import { fewestStatements } from './support/statements.js';
-
-const { getComplexity } = createRequire(import.meta.url)('graphql-query-complexity');
 
 let t: TestApp;
 let key: string;
@@ -101,11 +98,35 @@ describe('operations refused before execution (400 validation_error, no SQL)', (
 describe('the cost budget', () => {
   it('admits the benchmark query (project → 100 wallets → balances + 5 transactions) with room to spare', async () => {
     const { schema } = await buildLedgerSchema();
-    const cost = getComplexity({ schema, query: ProjectWalletsDocument, variables: { id: '1', first: 100, recent: 5 }, estimators: [estimateCost] });
-    expect(cost).toBe(2_902);
+    const cost = operationCost({ schema, document: ProjectWalletsDocument, operationName: 'ProjectWallets', variables: { id: '1', first: 100, recent: 5 } });
+    expect(cost).toBe(2_903); // 1 + 100 × 29 for the wallets' page, + 1 for its totalCount
     expect(cost).toBeLessThan(DEFAULT_LIMITS.maxCost / 3);
     const res = await run(t, key, ProjectWalletsDocument, { id: '1', first: 100, recent: 5 });
     expect(res.body.errors?.[0]?.extensions.code).toBe('not_found');
+  });
+
+  const costOf = async (query: string, variables: Record<string, unknown> = {}) => operationCost({ schema: (await buildLedgerSchema()).schema, document: parse(query), variables });
+
+  it('charges Balance.expiring by the lots it returns, 10 when first is null or absent (as the resolver reads it)', async () => {
+    const expiring = (first: string) => `{ wallet(id: "w") { balances { expiring${first} { amount } } } }`;
+    // wallet 1 + 10 balances × (1 + lots × 1)
+    expect(await costOf(expiring('(first: null)'))).toBe(1 + 10 * (1 + 10));
+    expect(await costOf(expiring(''))).toBe(1 + 10 * (1 + 10));
+    expect(await costOf(expiring('(first: 3)'))).toBe(1 + 10 * (1 + 3));
+    expect(await costOf(expiring('(first: 0)'))).toBe(1 + 10 * 1);
+    const page = 'query($first: Int) { wallets(projectId: "1", first: 100) { edges { node { balances { expiring(first: $first) { amount } } } } } }';
+    const res = await fewestStatements(() => raw(t, key, page, { first: null }));
+    expect(res.body.errors![0].extensions).toEqual({ code: 'validation_error', details: { limit: 'cost', maximum: 10_000, actual: 1 + 100 * (1 + 1 + 10 * (1 + 10)) } });
+    expect(res.statements).toBe(0);
+  });
+
+  it("charges a connection's totalCount once, whatever first is (first: 0 still runs the count)", async () => {
+    const wallets = (first: number, fields: string) => `{ project(id: "1") { wallets(first: ${first}) { ${fields} } } }`;
+    expect(await costOf(wallets(0, 'totalCount'))).toBe(1 + 1 + 1);
+    expect(await costOf(wallets(0, 'pageInfo { hasNextPage }'))).toBe(1 + 1);
+    expect(await costOf(wallets(20, 'totalCount edges { node { id } }'))).toBe(1 + 1 + 20 * 2 + 1);
+    // nested: one count per wallet of the page
+    expect(await costOf(`{ project(id: "1") { wallets(first: 100) { edges { node { transactions(first: 0) { totalCount } } } } } }`)).toBe(1 + 1 + 100 * (1 + 1 + (1 + 1)));
   });
 
   it('is not charged for introspection depth (the standard introspection query runs)', async () => {
@@ -133,7 +154,7 @@ describe('HTTP protections', () => {
   it('answers 401 unauthorized without an api_key', async () => {
     const res = await t.request('POST', '/graphql', { body: { query: '{ plan { planCode } }' } });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ code: 'unauthorized', message: expect.any(String), details: {} });
+    expect(res.body).toEqual({ errors: [{ message: expect.any(String), extensions: { code: 'unauthorized', details: {} } }] });
   });
 
   it('maps a malformed operation to validation_error', async () => {

@@ -92,6 +92,115 @@ describe('where a subscription starts', () => {
   });
 });
 
+describe('walletChanged(initial)', () => {
+  const CURRENT_AND_CHANGES = 'subscription($id: ID!) { walletChanged(walletId: $id, initial: true) { id status balances { balance } } }';
+
+  it('sends the wallet as it is first, then each change', async () => {
+    const p = await fundedProject(t, key, { customers: 1 });
+    const [a] = p.customers;
+    await transfer(t, p, p.system.id, a.id, 4);
+    const client = await WsClient.connect(url, key);
+    try {
+      await subscribed(client, 'a', CURRENT_AND_CHANGES, { id: a.id });
+      expect((await client.take('a', 1))[0].data.walletChanged).toEqual({ id: a.id, status: 'ACTIVE', balances: [{ balance: '4' }] });
+      await transfer(t, p, p.system.id, a.id, 1);
+      expect((await client.take('a', 1))[0].data.walletChanged.balances).toEqual([{ balance: '5' }]);
+      expect(client.pending).toBe(0);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('starts from the wallet as it is at its starting point: a status change right after the read is sent, not lost', async () => {
+    const p = await fundedProject(t, key, { customers: 1 });
+    const [a] = p.customers;
+    const client = await WsClient.connect(url, key);
+    const wallets = t.app.services.wallets;
+    const real = wallets.get.bind(wallets);
+    const get = jest.spyOn(wallets, 'get').mockImplementationOnce(async (...args) => {
+      const read = await real(...args);
+      // committed between the subscription's read of the wallet and its feed opening
+      await expectStatus(t.request('PUT', `/wallets/status/${a.id}`, { key, body: { projectId: p.projectId, status: 'suspended' } }), 200);
+      await t.app.services.eventSequencer.flush();
+      return read;
+    });
+    try {
+      await subscribed(client, 'a', CURRENT_AND_CHANGES, { id: a.id });
+      await expectStatus(t.request('PUT', `/wallets/status/${a.id}`, { key, body: { projectId: p.projectId, status: 'active' } }), 200);
+      const statuses = (await client.take('a', 3)).map((m) => m.data.walletChanged.status);
+      expect(statuses).toEqual(['ACTIVE', 'SUSPENDED', 'ACTIVE']);
+    } finally {
+      get.mockRestore();
+      await client.close();
+    }
+  });
+});
+
+describe('a subscription starts when its message arrives (CONTRACT §16, clarified with part three)', () => {
+  /** A gate a test opens: the spied call waits at it. */
+  function gate(): { entered: Promise<void>; wait: () => Promise<void>; open: () => void } {
+    let enter!: () => void;
+    let open!: () => void;
+    const entered = new Promise<void>((resolve) => (enter = resolve));
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    return { entered, open, wait: () => (enter(), opened) };
+  }
+  const eventsOf = async (client: WsClient, id: string, count: number) => (await client.take(id, count)).map((m) => m.data.ledgerEvents);
+
+  it('receives what commits while its access is checked (after the message, before the feed is open)', async () => {
+    await t.app.services.eventFeeds.whenSize((size) => size === 0);
+    const p = await fundedProject(t, key, { customers: 1 });
+    const client = await WsClient.connect(url, key);
+    const projects = t.app.services.projects;
+    const check = gate();
+    const real = projects.get.bind(projects);
+    const get = jest.spyOn(projects, 'get').mockImplementationOnce(async (...args) => (await check.wait(), real(...args)));
+    const startingPoint = jest.spyOn(t.app.services.eventHub, 'startingPoint');
+    try {
+      client.subscribe('e', LEDGER_EVENTS, { projectId: String(p.projectId) });
+      await check.entered; // the message arrived; its access check waits
+      await startingPoint.mock.results[0]?.value; // where it starts is fixed already (if it is)
+      const during = await transfer(t, p, p.system.id, p.customers[0].id, 1); // committed after the message
+      await t.app.services.eventSequencer.flush();
+      check.open();
+      await t.app.services.eventFeeds.whenSize((size) => size === 1);
+      await transfer(t, p, p.system.id, p.customers[0].id, 2);
+      const [first, second] = await eventsOf(client, 'e', 2);
+      expect([first.data.id, second.data.amount]).toEqual([during.transaction.id, 2]);
+    } finally {
+      get.mockRestore();
+      startingPoint.mockRestore();
+      await client.close();
+    }
+  });
+
+  it('receives every event although the hub, idle, read the stream top just before it subscribed', async () => {
+    await t.app.services.eventFeeds.whenSize((size) => size === 0);
+    const p = await fundedProject(t, key, { customers: 1 });
+    const client = await WsClient.connect(url, key);
+    const hub = t.app.services.eventHub;
+    const repository = (hub as unknown as { repository: { streamTop(): Promise<string> } }).repository;
+    const top = gate();
+    const real = repository.streamTop.bind(repository);
+    const streamTop = jest.spyOn(repository, 'streamTop').mockImplementationOnce(async () => (await top.wait(), real()));
+    try {
+      const idleRead = hub.wake(); // no listener: the hub reads the top to move its cursor there
+      await top.entered;
+      await subscribed(client, 'e', LEDGER_EVENTS, { projectId: String(p.projectId) });
+      const missed = await transfer(t, p, p.system.id, p.customers[0].id, 1); // after the subscription
+      await t.app.services.eventSequencer.flush(); // numbered, so the hub's top includes it
+      top.open();
+      await idleRead;
+      await transfer(t, p, p.system.id, p.customers[0].id, 2);
+      const [first, second] = await eventsOf(client, 'e', 2);
+      expect([first.data.id, second.data.amount]).toEqual([missed.transaction.id, 2]);
+    } finally {
+      streamTop.mockRestore();
+      await client.close();
+    }
+  });
+});
+
 describe('walletChanged with many subscribers', () => {
   it('reads the balances of all the wallets one delivery concerns together, not once per subscriber', async () => {
     const p = await fundedProject(t, key, { customers: 20, systemBalance: 100 });

@@ -25,7 +25,8 @@ beforeAll(async () => {
     await expectStatus(t.request('POST', '/webhook', { key, body: { flowId, projectId: p.projectId, values } }), 200);
     flows.push(`${flowId}#${i}`);
   }
-  // The test proves something only if the sequence numbers cross a power of ten.
+  // The test proves something only if the sequence numbers cross a power of ten (numbered in commit order, as a read does).
+  await t.db.query(`SELECT webhook_sequence_calls()`);
   const [range] = await t.db.query<{ low: string; high: string }>(`SELECT min(seq)::text AS low, max(seq)::text AS high FROM webhook_events WHERE project_id = $1`, [p.projectId]);
   expect(range.low.length).toBeLessThan(range.high.length);
 });
@@ -51,5 +52,45 @@ describe('webhookEvents', () => {
       after = webhookEvents.pageInfo.endCursor;
     }
     expect(seen).toEqual(flows);
+  });
+});
+
+describe('webhookEvents while calls go on (CONTRACT §5/§16, clarified with part three)', () => {
+  const page = async (q: FundedProject, after: string | null) => {
+    const { webhookEvents }: WebhookEventsQuery = await data(t, q.key, WebhookEventsDocument, { projectId: String(q.projectId), first: 100, after });
+    return { labels: webhookEvents.edges.map((e) => e.node.flowId), endCursor: webhookEvents.pageInfo.endCursor ?? after };
+  };
+  const call = (q: FundedProject, flowId: string) => expectStatus(t.request('POST', '/webhook', { key: q.key, body: { flowId, projectId: q.projectId, values: {} } }), 200);
+
+  it('never pages past a call that was stored before another but commits after it', async () => {
+    const q = await fundedProject(t, p.key, { customers: 0, systemBalance: 0 });
+    await call(q, 'before');
+    const first = await page(q, null);
+    const { rest } = await t.db.transaction(async (inFlight) => {
+      // a call stored first, its transaction still open (as a posting's is until it commits)
+      await inFlight.query(`INSERT INTO webhook_events (id, project_id, owner_id, flow_id, "values", success, message) SELECT gen_random_uuid(), id, owner_id, 'slow', '{}', true, 'ok' FROM projects WHERE id = $1`, [q.projectId]);
+      await call(q, 'fast'); // stored after it, committed before it
+      return { rest: await page(q, first.endCursor) };
+    });
+    const last = await page(q, rest.endCursor);
+    expect([...first.labels, ...rest.labels, ...last.labels]).toEqual(['before', 'fast', 'slow']);
+  });
+
+  it('pages 40 concurrent calls without gaps or repeats while they commit', async () => {
+    const q = await fundedProject(t, p.key, { customers: 0, systemBalance: 0 });
+    const seen: string[] = [];
+    let after: string | null = null;
+    const calls = Promise.all(Array.from({ length: 40 }, (_, i) => call(q, `c${i}`)));
+    let done = false;
+    void calls.then(() => (done = true));
+    for (;;) {
+      const finished = done; // every call committed before this page was read
+      const next = await page(q, after);
+      seen.push(...next.labels);
+      after = next.endCursor;
+      if (finished && next.labels.length === 0) break;
+    }
+    await calls;
+    expect([...seen].sort()).toEqual(Array.from({ length: 40 }, (_, i) => `c${i}`).sort());
   });
 });

@@ -62,10 +62,14 @@ describe('api_key authentication', () => {
     expect(res.body.details).toEqual({});
   });
 
-  it('guards /graphql as well', async () => {
-    const res = await t.request('POST', '/graphql', { body: { query: '{ plan { planCode } }' } });
-    expect(res.status).toBe(401);
-    expect(res.body.code).toBe('unauthorized');
+  it('guards /graphql as well, answering a GraphQL response with extensions.code unauthorized (CONTRACT §18)', async () => {
+    for (const key of [undefined, 'lk_not-a-real-key']) {
+      const res = await t.request('POST', '/graphql', { key, body: { query: '{ plan { planCode } }' } });
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ errors: [{ message: expect.stringMatching(/api_key/), extensions: { code: 'unauthorized', details: {} } }] });
+    }
+    const get = await t.request('GET', `/graphql?query=${encodeURIComponent('{ plan { planCode } }')}`, { key: 'lk_not-a-real-key' });
+    expect([get.status, get.body.errors[0].extensions.code]).toEqual([401, 'unauthorized']);
   });
 
   it('checks authentication before the route exists', async () => {

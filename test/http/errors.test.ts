@@ -162,9 +162,9 @@ describe('check order: 401, then 413/415, then 400', () => {
   });
 
   it('answers 401 before 413 and 415 (api_key)', async () => {
-    const tooBig = await raw(t.baseUrl, 'POST', '/graphql', { headers: { 'content-type': 'application/json' }, body: big });
+    const tooBig = await raw(t.baseUrl, 'POST', '/projects', { headers: { 'content-type': 'application/json' }, body: big });
     expectErrorBody(tooBig, 401, 'unauthorized');
-    const wrongType = await raw(t.baseUrl, 'POST', '/graphql', { headers: { 'content-type': 'text/plain', api_key: 'lk_unknown' }, body: '{}' });
+    const wrongType = await raw(t.baseUrl, 'POST', '/projects', { headers: { 'content-type': 'text/plain', api_key: 'lk_unknown' }, body: '{}' });
     expectErrorBody(wrongType, 401, 'unauthorized');
   });
 

@@ -91,3 +91,53 @@ describe('a slow subscriber', () => {
     await fast.close();
   }, 180_000);
 });
+
+describe('subscriptions starting while another instance posts (CONTRACT §16, clarified with part three)', () => {
+  it('20 subscriptions started at once on B, three times, each receive every event after their start, none skipped', async () => {
+    const p = await fundedProject(a, key, { customers: 2, systemBalance: 1_000_000 });
+    let posting = true;
+    const startedAt: { at: number; tx: Promise<any> }[] = [];
+    const poster = (async () => {
+      while (posting) {
+        const tx = transfer(a, p, p.system.id, p.customers[0].id, 0.01);
+        startedAt.push({ at: performance.now(), tx });
+        await tx;
+      }
+    })();
+    try {
+      for (let round = 0; round < 3; round++) {
+        await b.app.services.eventFeeds.whenSize((size) => size === 0); // the hub idle again: the first subscriber is the most exposed
+        const clients = await Promise.all(Array.from({ length: 20 }, () => WsClient.connect(wsUrl(b.baseUrl), key)));
+        for (const client of clients) client.subscribe('e', LEDGER_EVENTS, { projectId: String(p.projectId) });
+        await b.app.services.eventFeeds.whenSize((size) => size === 20);
+        const open = performance.now();
+        // a transfer A started after every feed was open, and a marker after it
+        const after = await (async () => {
+          for (;;) {
+            const next = startedAt.find((s) => s.at > open);
+            if (next) return (await next.tx).transaction.id as string;
+            await startedAt.at(-1)!.tx;
+          }
+        })();
+        const marker = (await transfer(a, p, p.system.id, p.customers[1].id, 1)).transaction.id as string;
+        for (const client of clients) {
+          const seqs: number[] = [];
+          const ids = new Set<string>();
+          for (;;) {
+            const message = await client.nextFor('e');
+            const event = message.payload.data.ledgerEvents;
+            seqs.push(event.seq);
+            ids.add(event.data.id);
+            if (event.data.id === marker) break;
+          }
+          expect(seqs).toEqual(seqs.map((_, i) => seqs[0] + i)); // none skipped, none repeated
+          expect(ids.has(after)).toBe(true);
+        }
+        await Promise.all(clients.map((client) => client.close()));
+      }
+    } finally {
+      posting = false;
+      await poster;
+    }
+  }, 120_000);
+});

@@ -46,9 +46,12 @@ it('subscribes to the watched wallets, reports each change and the connection st
   live.watch([p.customers[0].id, null]);
   await until(() => live.connected);
   await t.app.services.eventFeeds.whenSize((size) => size === 1);
-  await transfer(t, p, p.system.id, p.customers[0].id, 4.25);
+  // initial: true — the wallet as it is when the subscription starts, then each change
   await until(() => changes.length === 1);
-  expect(changes[0]).toEqual({ id: p.customers[0].id, status: 'ACTIVE', balances: [{ currency: p.symbol, balance: '4.25', held: '0', available: '4.25' }] });
+  expect(changes[0]).toEqual({ id: p.customers[0].id, status: 'ACTIVE', balances: [{ currency: p.symbol, balance: '0', held: '0', available: '0' }] });
+  await transfer(t, p, p.system.id, p.customers[0].id, 4.25);
+  await until(() => changes.length === 2);
+  expect(changes[1]).toEqual({ id: p.customers[0].id, status: 'ACTIVE', balances: [{ currency: p.symbol, balance: '4.25', held: '0', available: '4.25' }] });
   live.watch([]); // the page moved on: its subscription completes
   await t.app.services.eventFeeds.whenSize((size) => size === 0);
   live.stop();

@@ -1,11 +1,15 @@
 import type { Database } from '../../db/database.js';
-import { NOTIFY_SQL } from '../../db/notifications.js';
 
 /**
  * LISTEN/NOTIFY channel of key changes: the payload is the owner whose cached lookups are stale
  * (a plan change, a revoked key). Sent in the transaction of the change, so delivered at its commit.
  */
 export const KEY_CHANGES_CHANNEL = 'ledger_api_keys';
+/**
+ * LISTEN/NOTIFY channel of issued keys: the payload is the new key's digest, which every instance
+ * drops from its unknown keys (a try before the commit must not keep the key refused for a minute).
+ */
+export const KEY_ISSUED_CHANNEL = 'ledger_api_keys_issued';
 
 /** Who a key stands for: its owner and the owner's plan. */
 export interface KeyOwner {
@@ -47,7 +51,7 @@ export class ApiKeyRepository {
 
   /**
    * In one transaction: the owner is created or moved to the key's plan (the plan belongs to the
-   * owner), the key stored, and every instance told (KEY_CHANGES_CHANNEL) at the commit.
+   * owner), the key stored, and every instance told (KEY_CHANGES_CHANNEL, KEY_ISSUED_CHANNEL) at the commit.
    */
   async insert(key: NewKey): Promise<{ id: string; createdAt: Date }> {
     return this.db.transaction(async (client) => {
@@ -61,7 +65,8 @@ export class ApiKeyRepository {
         `INSERT INTO api_keys (key_hash, prefix, owner_id) VALUES ($1, $2, $3) RETURNING id, created_at`,
         [key.keyHash, key.prefix, key.ownerId],
       );
-      await client.query(NOTIFY_SQL, [KEY_CHANGES_CHANNEL, key.ownerId]);
+      // The issued digest first: notifications arrive in the order sent, so whoever hears of the owner's change knows the key too.
+      await client.query(`SELECT pg_notify($1, $2), pg_notify($3, $4)`, [KEY_ISSUED_CHANNEL, key.keyHash, KEY_CHANGES_CHANNEL, key.ownerId]);
       return { id: rows[0].id, createdAt: new Date(rows[0].created_at) };
     });
   }

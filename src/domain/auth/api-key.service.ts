@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { NotificationChannel } from '../../db/notifications.js';
-import { KEY_CHANGES_CHANNEL, type ApiKeyRepository, type KeyRecord } from './api-key.repository.js';
+import { KEY_CHANGES_CHANNEL, KEY_ISSUED_CHANNEL, type ApiKeyRepository, type KeyRecord } from './api-key.repository.js';
 import { OwnerRule, PREFIX_LENGTH } from './api-key.rules.js';
 import { LedgerError, notFound, validationError } from '../errors.js';
 import type { Plan } from './plans.js';
@@ -21,12 +22,24 @@ export interface IssuedKey {
   plan_code: string;
 }
 
-const CACHE_TTL_MS = 5_000;
+export interface ApiKeyServiceOptions {
+  /** Milliseconds since the epoch; tests move it to cross the caches' time-outs without waiting. */
+  now?: () => number;
+  /** How many unknown keys are remembered at most (UNKNOWN_KEYS_MAX). */
+  unknownKeysMax?: number;
+}
 
-interface CacheEntry {
-  principal: Promise<Principal | null>;
-  /** Set once the lookup has answered. */
-  resolved?: Principal | null;
+/** A known key's lookup is re-checked after this long: a known key in use costs one lookup per 5 s. */
+const KNOWN_TTL_MS = 5_000;
+/** A wrong key tried again within this long costs no lookup (CONTRACT §18). */
+const UNKNOWN_TTL_MS = 60_000;
+/** About 15 MB of digests (measured): a flood of more distinct wrong keys per minute than this costs lookups again, never memory. */
+export const UNKNOWN_KEYS_MAX = 100_000;
+/** Expired known entries are swept when the map grows past this, then past twice what remained (only issued keys ever reach it). */
+const KNOWN_SWEEP_AT = 10_000;
+
+interface KnownEntry {
+  principal: Principal;
   expires: number;
 }
 
@@ -37,25 +50,41 @@ export function hashKey(apiKey: string): string {
 /**
  * Keys are 256-bit random tokens, stored as SHA-256 digests (a fast hash suffices for keys of
  * that entropy) with their first characters as a prefix an administrator recognises them by.
- * Lookups are cached, so the hot path needs no database round trip. A change (a plan, a revoked
- * key) drops the owner's cached entries on this instance at once and, through LISTEN/NOTIFY, on
- * every other instance within milliseconds of its commit (`followChanges`); the TTL is the
- * safety net, and a listener that reconnected (and may have missed changes) flushes everything.
+ *
+ * Lookups are cached in two places, so that a flood of wrong keys can neither reach the database
+ * again and again nor push the known keys out: known keys for 5 s in a map only issued keys can
+ * enter, unknown keys for a minute in a bounded LRU of their own. A change (a plan, a revoked
+ * key) drops the owner's known entries on this instance at once and, through LISTEN/NOTIFY, on
+ * every other instance within milliseconds of its commit (`followChanges`); so does an issued
+ * key's digest from the unknown keys (KEY_ISSUED_CHANNEL). The TTLs are the safety net, and a
+ * listener that reconnected (and may have missed changes) flushes everything.
  */
 export class ApiKeyService {
-  private readonly cache = new Map<string, CacheEntry>();
+  private readonly known = new Map<string, KnownEntry>();
+  private readonly unknown: LRUCache<string, true>;
+  /** Lookups running now: concurrent requests of one key share one. Dropped when a change makes their answer suspect. */
+  private readonly pending = new Map<string, Promise<Principal | null>>();
   private readonly ownerListeners = new Set<(ownerId: string | null) => void>();
+  private readonly now: () => number;
+  private sweepKnownAt = KNOWN_SWEEP_AT;
 
   constructor(
     private readonly repository: ApiKeyRepository,
     private readonly plans: Map<string, Plan>,
-  ) {}
+    options: ApiKeyServiceOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+    this.unknown = new LRUCache({ max: options.unknownKeysMax ?? UNKNOWN_KEYS_MAX, ttl: UNKNOWN_TTL_MS, ttlResolution: 0, perf: { now: this.now } });
+  }
 
-  /** Keeps this instance's cache coherent with changes made by any instance (or the CLI). */
+  /** Keeps this instance's caches coherent with changes made by any instance (or the CLI). */
   async followChanges(notifications: NotificationChannel): Promise<void> {
     await notifications.subscribe(KEY_CHANGES_CHANNEL, (ownerId) => this.forgetOwner(ownerId));
+    await notifications.subscribe(KEY_ISSUED_CHANNEL, (keyHash) => this.forgetUnknown(keyHash));
     notifications.onReconnect(() => {
-      this.cache.clear();
+      this.known.clear();
+      this.unknown.clear();
+      this.pending.clear();
       this.tellOwnerListeners(null);
     });
   }
@@ -79,24 +108,45 @@ export class ApiKeyService {
   async authenticate(apiKey: string | undefined): Promise<Principal> {
     if (!apiKey) throw new LedgerError('unauthorized', 'missing api_key header');
     const hash = hashKey(apiKey);
-    const now = Date.now();
-    let entry = this.cache.get(hash);
-    if (!entry || entry.expires < now) {
-      // The promise is cached, so concurrent requests of an expired key share one lookup.
-      const fresh: CacheEntry = { principal: this.lookup(hash), expires: now + CACHE_TTL_MS };
-      fresh.principal.then((p) => (fresh.resolved = p), () => this.cache.delete(hash));
-      if (this.cache.size > 100_000) this.cache.clear();
-      this.cache.set(hash, fresh);
-      entry = fresh;
-    }
-    const principal = await entry.principal;
+    const principal = await this.principalOf(hash);
     if (!principal) throw new LedgerError('unauthorized', 'unknown api_key');
     return principal;
   }
 
-  private async lookup(hash: string): Promise<Principal | null> {
-    const owner = await this.repository.ownerOf(hash);
-    return owner ? { ownerId: owner.ownerId, plan: this.planOf(owner.planCode), subscriptionCode: owner.subscriptionCode } : null;
+  private principalOf(hash: string): Principal | null | Promise<Principal | null> {
+    const known = this.known.get(hash);
+    if (known && known.expires > this.now()) return known.principal;
+    if (this.unknown.has(hash)) return null;
+    return this.pending.get(hash) ?? this.lookup(hash);
+  }
+
+  private lookup(hash: string): Promise<Principal | null> {
+    const running = this.repository.ownerOf(hash).then((owner) => {
+      const principal = owner ? { ownerId: owner.ownerId, plan: this.planOf(owner.planCode), subscriptionCode: owner.subscriptionCode } : null;
+      // A change that arrived meanwhile dropped this lookup: its answer may be stale, so it is not kept.
+      if (this.pending.get(hash) === running) this.remember(hash, principal);
+      return principal;
+    });
+    this.pending.set(hash, running);
+    void running.finally(() => {
+      if (this.pending.get(hash) === running) this.pending.delete(hash);
+    }).catch(() => undefined);
+    return running;
+  }
+
+  private remember(hash: string, principal: Principal | null): void {
+    if (!principal) {
+      this.unknown.set(hash, true);
+      return;
+    }
+    if (this.known.size >= this.sweepKnownAt) this.sweepKnown();
+    this.known.set(hash, { principal, expires: this.now() + KNOWN_TTL_MS });
+  }
+
+  private sweepKnown(): void {
+    const now = this.now();
+    for (const [hash, entry] of this.known) if (entry.expires <= now) this.known.delete(hash);
+    this.sweepKnownAt = Math.max(KNOWN_SWEEP_AT, 2 * this.known.size);
   }
 
   /** Creates a key; the owner is created or moved to `planCode` (the plan belongs to the owner). */
@@ -111,6 +161,7 @@ export class ApiKeyService {
       planCode: data.plan_code,
       subscriptionCode: subscription,
     });
+    this.forgetUnknown(hashKey(apiKey));
     this.forgetOwner(data.owner);
     return { api_key: apiKey, id, owner: data.owner, plan_code: data.plan_code };
   }
@@ -137,8 +188,15 @@ export class ApiKeyService {
 
   /** Cached lookups of this owner's keys carry the old plan or a revoked key; lookups still running might too. */
   private forgetOwner(ownerId: string): void {
-    for (const [hash, entry] of this.cache) if (entry.resolved === undefined || entry.resolved?.ownerId === ownerId) this.cache.delete(hash);
+    for (const [hash, entry] of this.known) if (entry.principal.ownerId === ownerId) this.known.delete(hash);
+    this.pending.clear();
     this.tellOwnerListeners(ownerId);
+  }
+
+  /** A key just issued: a try before its commit must not keep it refused (nor a lookup running across the commit). */
+  private forgetUnknown(keyHash: string): void {
+    this.unknown.delete(keyHash);
+    this.pending.delete(keyHash);
   }
 
   private tellOwnerListeners(ownerId: string | null): void {

@@ -80,7 +80,9 @@ export class EventFeed implements AsyncIterableIterator<LedgerEventView> {
     waiter?.resolve({ value: undefined, done: true });
   }
 
-  private overflow(): void {
+  /** The subscriber is too far behind: the feed ends, its consumer gets SubscriberTooSlowError. */
+  overflow(): void {
+    if (this.ended) return;
     this.end();
     this.failure = new SubscriberTooSlowError(this.capacity);
     this.onOverflow?.();

@@ -17,7 +17,9 @@ const TICK_MS = 5_000;
  * after a dropped listening connection (notifications may have been missed) and by a slow tick,
  * and hands every numbered event, in stream order and exactly once, to each listener
  * (subscriptions, webhook deliveries). With no listener it only moves its cursor to the end, so
- * an instance nobody subscribes to renders nothing.
+ * an instance nobody subscribes to renders nothing; it never moves past an event a listener
+ * registered at the time still needs (a listener gets every event numbered after the cursor as
+ * it stood when it subscribed).
  */
 export class EventHub {
   private readonly listeners = new Set<EventListener>();
@@ -27,6 +29,8 @@ export class EventHub {
   private timer: NodeJS.Timeout | null = null;
   private unsubscribe: Array<() => void> = [];
   private started = false;
+  /** Bumped by every subscribe: a jump to the top read before a listener came must not be made after it. */
+  private subscriptions = 0;
 
   constructor(
     private readonly repository: EventRepository,
@@ -54,6 +58,7 @@ export class EventHub {
 
   /** Calls `listener` with every event numbered from now on; returns the unsubscribe. A listener must not throw or block. */
   subscribe(listener: EventListener): () => void {
+    this.subscriptions += 1;
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -92,7 +97,12 @@ export class EventHub {
       this.again = false;
       try {
         if (this.listeners.size === 0) {
-          this.cursor = await this.repository.streamTop();
+          // The top is read while nobody listens; a listener that subscribes meanwhile needs every
+          // event after the cursor as it stood then, so the jump is made only if none did.
+          const before = this.subscriptions;
+          const top = await this.repository.streamTop();
+          if (this.subscriptions === before) this.cursor = top;
+          else this.again = true;
           continue;
         }
         let rows;

@@ -168,6 +168,7 @@ export class PostingQueue {
   private async postBatch(batch: Waiting[]): Promise<Outcome> {
     try {
       const results = await this.postWithRetry(batch.map((w) => w.request));
+      committed(this.onCommit, results);
       return () => batch.forEach((w, i) => w.resolve(results[i]));
     } catch (error) {
       if (batch.length === 1 || !rolledBack(error)) {
@@ -187,9 +188,7 @@ export class PostingQueue {
   private async postWithRetry(requests: PostingRequest[]): Promise<PostingResult[]> {
     for (let attempt = 1; ; attempt++) {
       try {
-        const results = await this.repository.post(requests);
-        this.onCommit(results);
-        return results;
+        return await this.repository.post(requests);
       } catch (error) {
         // ledger_post locks wallets in one global order, so a deadlock should not happen; if one
         // ever does (two batches inserting the same references in opposite orders), its statement
@@ -197,5 +196,18 @@ export class PostingQueue {
         if (!isDeadlock(error) || attempt >= 5) throw error;
       }
     }
+  }
+}
+
+/**
+ * Runs the commit hook (metrics, waking the sequencer) where it cannot change the answer: the batch
+ * is committed, so a hook that throws must neither answer its requests 500 nor make the queue post
+ * them again. Its failure is reported as a process warning (the queue has no logger of its own).
+ */
+function committed(onCommit: (results: readonly PostingResult[]) => void, results: readonly PostingResult[]): void {
+  try {
+    onCommit(results);
+  } catch (error) {
+    process.emitWarning(`the commit hook failed after a committed batch: ${error instanceof Error ? error.message : String(error)}`, 'PostingQueueCommitHook');
   }
 }

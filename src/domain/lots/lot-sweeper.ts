@@ -2,7 +2,9 @@ import type { Logger } from '../../logger.js';
 import type { LotRepository } from './lot.repository.js';
 
 export interface LotSweeperOptions {
-  /** Pause between sweeps, in ms; 0 turns the sweeper off (postings still expire due lots of the wallets they touch). */
+  /** Called after each round that committed events (expiries, `hold.expired`): the sequencer numbers them at once (CONTRACT §16: within 1 s). */
+  onCommit?: () => void;
+  /** Pause between sweeps, in ms; 0 schedules none (tests drive sweepOnce; the configuration refuses 0, src/config.ts). */
   intervalMs: number;
   /** Due lots taken per database transaction. */
   batchSize: number;
@@ -18,6 +20,8 @@ export interface LotSweeperStats {
   expiredTotal: number;
   /** Expiry transactions of the last sweep. */
   lastExpired: number;
+  /** Holds this instance released (`hold.expired`) since start. */
+  releasedTotal: number;
   /** Largest delay from `expires_at` to the posting of its expiry in the last sweep that expired something. */
   lastLagMs: number | null;
   /** Duration of the last sweep. */
@@ -29,13 +33,16 @@ export interface LotSweeperStats {
 const MAX_ROUNDS_PER_SWEEP = 200;
 /** CONTRACT §15 asks for expiry within 60 s; past half of it, the lag is worth a warning. */
 const LAG_WARNING_MS = 30_000;
+/** A sweep that left busy wallets (a posting held them) comes back this soon, whatever the interval: their holds are due within 60 s too. */
+const BUSY_RETRY_MS = 100;
 
 /**
- * The background half of CONTRACT §15: every `intervalMs`, posts the expiry of lots whose
- * `expires_at` has passed (lots_sweep, in batches of `batchSize` per database transaction,
- * repeated while batches come back full). Safe with any number of instances: lots_sweep locks
- * each wallet with SKIP LOCKED and re-reads its lots under the lock, so each lot expires exactly
- * once. Correctness does not depend on it: a posting expires the due lots of the wallets it
+ * The background half of CONTRACT §15 and §16's `hold.expired`: every `intervalMs`, releases
+ * the holds and posts the expiry of the lots whose `expires_at` has passed (lots_sweep, in rounds
+ * of `batchSize` wallets or lots per database transaction, repeated while rounds come back full or
+ * make progress past busy wallets; busy wallets are retried after BUSY_RETRY_MS). Safe with any
+ * number of instances, which share the work: lots_sweep takes each wallet with SKIP LOCKED and
+ * re-reads under the lock, so each hold and lot expires exactly once. Correctness does not depend on it: a posting expires the due lots of the wallets it
  * touches first; the sweeper only bounds how long an untouched wallet shows expired points.
  */
 export class LotSweeper {
@@ -51,12 +58,12 @@ export class LotSweeper {
     private readonly logger: Logger,
     private readonly options: LotSweeperOptions,
   ) {
-    this.counters = { intervalMs: options.intervalMs, batchSize: options.batchSize, sweeps: 0, expiredTotal: 0, lastExpired: 0, lastLagMs: null, lastSweepMs: null, lastSweepAt: null };
+    this.counters = { intervalMs: options.intervalMs, batchSize: options.batchSize, sweeps: 0, expiredTotal: 0, lastExpired: 0, releasedTotal: 0, lastLagMs: null, lastSweepMs: null, lastSweepAt: null };
   }
 
   start(): void {
     if (this.options.intervalMs === 0) {
-      this.logger.info('lot sweeper off (LEDGER_LOT_SWEEP_INTERVAL_MS=0)');
+      this.logger.info('lot sweeper not scheduled (interval 0)');
       return;
     }
     this.stopped = false;
@@ -79,47 +86,59 @@ export class LotSweeper {
     return { ...this.counters };
   }
 
-  /** One sweep now: batches until one comes back not full. Returns the expiries posted. */
-  async sweepOnce(): Promise<{ expired: number; maxLagMs: number | null }> {
+  /**
+   * One sweep now: rounds until one comes back not full, or until one makes no progress while
+   * wallets are busy (the next sweep retries them soon). Each round that wrote events wakes the
+   * numbering (`onCommit`). Returns the expiries posted, holds released and wallets left busy.
+   */
+  async sweepOnce(): Promise<{ expired: number; released: number; skipped: number; maxLagMs: number | null }> {
     const started = performance.now();
     let expired = 0;
+    let released = 0;
     let skipped = 0;
     let maxLagMs: number | null = null;
     for (let round = 0; round < MAX_ROUNDS_PER_SWEEP; round++) {
       const result = await this.repository.sweep(this.options.batchSize);
       expired += result.expired;
-      skipped += result.skipped;
+      released += result.released;
+      skipped = result.skipped;
+      if (result.expired + result.released > 0) this.options.onCommit?.();
       if (result.maxLagMs !== null) maxLagMs = Math.max(maxLagMs ?? 0, result.maxLagMs);
-      if (!result.fullRound || this.closing) break;
+      const progressed = result.expired + result.released > 0;
+      if (this.closing || !(result.fullRound || (result.skipped > 0 && progressed))) break;
     }
     const durationMs = Math.round(performance.now() - started);
     Object.assign(this.counters, {
       sweeps: this.counters.sweeps + 1,
       expiredTotal: this.counters.expiredTotal + expired,
+      releasedTotal: this.counters.releasedTotal + released,
       lastExpired: expired,
       lastSweepMs: durationMs,
       lastSweepAt: new Date(),
       ...(maxLagMs !== null && { lastLagMs: maxLagMs }),
     });
-    if (expired > 0 || skipped > 0) {
+    if (expired > 0 || released > 0 || skipped > 0) {
       const level = maxLagMs !== null && maxLagMs > LAG_WARNING_MS ? 'warn' : 'info';
-      this.logger[level]({ expired, skipped, maxLagMs, durationMs, batchSize: this.options.batchSize, intervalMs: this.options.intervalMs }, 'lot sweep');
+      this.logger[level]({ expired, released, skipped, maxLagMs, durationMs, batchSize: this.options.batchSize, intervalMs: this.options.intervalMs }, 'lot sweep');
     }
-    return { expired, maxLagMs };
+    return { expired, released, skipped, maxLagMs };
   }
 
-  private schedule(): void {
+  private schedule(delayMs = this.options.intervalMs): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       this.timer = null;
+      let next = this.options.intervalMs;
       this.running = this.sweepOnce()
-        .then(() => undefined)
+        .then((result) => {
+          if (result.skipped > 0) next = Math.min(next, BUSY_RETRY_MS);
+        })
         .catch((err: unknown) => this.logger.error({ err }, 'lot sweep failed; retried at the next interval'))
         .finally(() => {
           this.running = null;
-          this.schedule();
+          this.schedule(next);
         });
-    }, this.options.intervalMs);
+    }, delayMs);
     this.timer.unref();
   }
 }

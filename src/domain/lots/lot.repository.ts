@@ -35,9 +35,9 @@ export class LotRepository {
     }));
   }
 
-  /** One sweeper round: posts the expiry of up to about `batchSize` due lots (one database transaction). */
+  /** One sweeper round: releases the due holds of up to `batchSize` wallets and posts the expiry of up to about `batchSize` due lots (one database transaction). */
   async sweep(batchSize: number): Promise<SweepRound> {
-    const [row] = await this.db.query<{ expired: number; skipped: number; full_round: boolean; max_lag_ms: string | null }>(`SELECT * FROM lots_sweep($1)`, [batchSize]);
-    return { expired: row.expired, skipped: row.skipped, fullRound: row.full_round, maxLagMs: row.max_lag_ms === null ? null : Number(row.max_lag_ms) };
+    const [row] = await this.db.query<{ expired: number; released: number; busy: number; full_round: boolean; max_lag_ms: string | null }>(`SELECT * FROM lots_sweep($1)`, [batchSize]);
+    return { expired: row.expired, released: row.released, skipped: row.busy, fullRound: row.full_round, maxLagMs: row.max_lag_ms === null ? null : Number(row.max_lag_ms) };
   }
 }

@@ -21,10 +21,12 @@ export interface LotKey {
 export interface SweepRound {
   /** Expiry transactions posted. */
   expired: number;
-  /** Wallets left for the next round because another transaction held their lock. */
+  /** Holds past their expiry released (each wrote its `hold.expired`). */
+  released: number;
+  /** Wallets with due work left for a later round because another transaction held their lock. */
   skipped: number;
-  /** The round took as many due lots as it could: more may be due now. */
+  /** The round took as many wallets or due lots as it could: more may be due now. */
   fullRound: boolean;
-  /** Largest delay between a lot's `expires_at` and the posting of its expiry; null when none was posted. */
+  /** Largest delay between a lot's or hold's `expires_at` and the round that handled it; null when it handled none. */
   maxLagMs: number | null;
 }

@@ -1,45 +1,66 @@
 -- lots_sweep: one round of the background expiry sweeper (src/domain/lots/lot-sweeper.ts),
--- installed by migrate() like ledger_post. Takes the due lots (`expires_at` passed, something
--- unreserved left) earliest first, `p_limit` of them, and posts their expiry through
--- lots_settle (lots_expire_due after any expired hold's release), wallet by wallet, each under the wallet's row lock; at most about `p_limit`
--- expiries in all, so one round is one short database transaction. First, holds past their
--- expires_at still stored pending are released (their `hold.expired` events, §16), the wallets
--- whose holds reserved lots settled first (lots_settle), since the released parts of expired lots
--- are due at the hold's expiry.
+-- installed by migrate() like ledger_post. One short database transaction:
 --
--- Safe with any number of instances: a wallet is locked with SKIP LOCKED, so two sweepers never
--- wait for each other (nor for a posting; ledger_post expires a wallet's due lots itself before
--- it touches the wallet), and lots_settle re-reads the lots under the lock, so a lot is
--- expired exactly once. A skipped wallet's lots stay due for the next round.
+-- 1. Holds past their expires_at still stored pending (any asset) are released, which writes
+--    their `hold.expired` (CONTRACT §16: within 60 s of expires_at, even when 10,000 fall due in
+--    the same second and some of their wallets are busy). The unit of work is the sender's wallet:
+--    up to `p_limit` wallets with due holds, earliest due first, each taken with its row lock
+--    (FOR NO KEY UPDATE SKIP LOCKED) in the statement that selects them. So instances running
+--    rounds at once take disjoint wallets (the second skips the first's and takes the next ones),
+--    and a wallet a posting holds is left for a later round without holding up the others. Each
+--    wallet taken is settled (lots_settle: holds that reserved lots release them as of their
+--    expiry) and has all its due holds released (ledger_release_expired).
+--    Why the wallet and not the hold rows (SKIP LOCKED on holds): a wallet's due holds are
+--    released together, under its lock (the balance's `held`, the lots they reserved); two
+--    sweepers each holding some hold rows and one wallet would wait on each other's rows.
+--    Here a sweeper waits on nothing: every lock it takes is SKIP LOCKED, and a hold row is only
+--    ever locked by whoever holds its wallet.
+-- 2. Lots past their expires_at with something unreserved left: earliest first, `p_limit` of
+--    them, their expiry posted through lots_settle, wallet by wallet, under the wallet's lock
+--    taken with SKIP LOCKED (a locked wallet's lots stay due for a later round); lots_settle
+--    re-reads the lots under the lock, so a lot is expired exactly once.
 --
--- Returns how many expiry transactions were posted, how many wallets were skipped (locked),
--- whether the round was full (more may be due), and the largest lag, in milliseconds, between
--- a lot's `expires_at` and the posting of its expiry.
+-- Returns how many expiry transactions were posted (`expired`), how many holds were released
+-- (`released`), how many wallets with due work were left because another transaction held them
+-- (`busy`), whether the round was full (more may be due), and the largest lag, in milliseconds,
+-- from a lot's or hold's expires_at to the round.
+DROP FUNCTION IF EXISTS lots_sweep(integer);
 CREATE OR REPLACE FUNCTION lots_sweep(p_limit integer)
-RETURNS TABLE (expired integer, skipped integer, full_round boolean, max_lag_ms bigint)
+RETURNS TABLE (expired integer, released integer, busy integer, full_round boolean, max_lag_ms bigint)
 LANGUAGE plpgsql AS $fn$
 DECLARE
   v_now timestamptz := clock_timestamp()::timestamptz(3);
   v_due record;
   v_count integer;
+  v_wallets integer := 0;
   v_selected integer := 0;
 BEGIN
-  expired := 0; skipped := 0; max_lag_ms := NULL;
-  -- Holds past their expires_at still stored pending (any asset): released, which writes their
-  -- `hold.expired` (CONTRACT §16: within 60 s of expires_at); those that reserved lots first settle
-  -- the wallet, since their released parts are due at the hold's expiry.
+  expired := 0; released := 0; busy := 0; max_lag_ms := NULL;
   FOR v_due IN
-    SELECT DISTINCT h.project_id, h.from_wallet_id AS wallet_id, h.asset_id
-      FROM (SELECT project_id, from_wallet_id, asset_id FROM holds WHERE status = 'pending' AND expires_at <= v_now ORDER BY expires_at LIMIT p_limit) h
+    SELECT d.project_id, w.id AS wallet_id, d.asset_id, d.first_due
+      FROM (SELECT h.from_wallet_id, h.project_id, h.asset_id, min(h.expires_at) AS first_due
+              FROM holds h WHERE h.status = 'pending' AND h.expires_at <= v_now
+             GROUP BY h.from_wallet_id, h.project_id, h.asset_id) d
+      JOIN wallets w ON w.id = d.from_wallet_id
+     ORDER BY d.first_due
+     LIMIT p_limit
+       FOR NO KEY UPDATE OF w SKIP LOCKED
   LOOP
-    PERFORM 1 FROM wallets WHERE id = v_due.wallet_id FOR NO KEY UPDATE SKIP LOCKED;
-    IF NOT FOUND THEN
-      skipped := skipped + 1;
-      CONTINUE;
-    END IF;
+    v_wallets := v_wallets + 1;
+    SELECT count(*)::integer INTO v_count FROM holds
+     WHERE project_id = v_due.project_id AND from_wallet_id = v_due.wallet_id AND asset_id = v_due.asset_id
+       AND status = 'pending' AND expires_at <= v_now;
     expired := expired + lots_settle(v_due.project_id, v_due.wallet_id, v_due.asset_id, v_now);
     PERFORM ledger_release_expired(v_due.project_id, v_due.wallet_id, v_due.asset_id, v_now);
+    released := released + v_count;
+    max_lag_ms := greatest(coalesce(max_lag_ms, 0), floor(extract(epoch FROM clock_timestamp() - v_due.first_due) * 1000)::bigint);
   END LOOP;
+  -- wallets with due holds that a round could not take: held by a posting or by another sweeper
+  IF v_wallets < p_limit THEN
+    SELECT count(*)::integer INTO busy FROM (
+      SELECT DISTINCT h.from_wallet_id FROM holds h WHERE h.status = 'pending' AND h.expires_at <= v_now
+    ) left_over;
+  END IF;
   FOR v_due IN
     SELECT d.project_id, d.wallet_id, d.asset_id, min(d.expires_at) AS first_due, count(*)::integer AS lots
       FROM (SELECT l.project_id, l.wallet_id, l.asset_id, l.expires_at FROM lots l
@@ -52,19 +73,19 @@ BEGIN
     EXIT WHEN expired >= p_limit;
     PERFORM 1 FROM wallets WHERE id = v_due.wallet_id FOR NO KEY UPDATE SKIP LOCKED;
     IF NOT FOUND THEN
-      skipped := skipped + 1;
+      busy := busy + 1;
       CONTINUE;
     END IF;
-    -- settled, not only expired: a hold of this wallet past its expiry that the first loop did not
-    -- reach (the round was full, or the wallet was locked then) releases its lots first, dated its
-    -- expires_at, before any later lot's expiry is posted
+    -- settled, not only expired: a hold of this wallet past its expiry that step 1 did not reach
+    -- (the wallet was busy then) releases its lots first, dated its expires_at, before any later
+    -- lot's expiry is posted
     v_count := lots_settle(v_due.project_id, v_due.wallet_id, v_due.asset_id, v_now, p_limit - expired);
     IF v_count > 0 THEN
       expired := expired + v_count;
       max_lag_ms := greatest(coalesce(max_lag_ms, 0), floor(extract(epoch FROM clock_timestamp() - v_due.first_due) * 1000)::bigint);
     END IF;
   END LOOP;
-  full_round := v_selected >= p_limit OR expired >= p_limit;
+  full_round := v_wallets >= p_limit OR v_selected >= p_limit OR expired >= p_limit;
   RETURN NEXT;
 END
 $fn$;

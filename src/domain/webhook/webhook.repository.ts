@@ -66,18 +66,21 @@ export class WebhookRepository {
   }
 
   /**
-   * Events of one project, oldest first, after a `seq` cursor; `total` counts them all. The order
-   * names the column qualified (`e.seq`): a bare `ORDER BY seq` would sort by the output column
-   * `seq`, which is text here, so event 10 would come before event 2.
+   * Events of one project, oldest first, after a `seq` cursor; `total` counts them all. The calls
+   * committed so far are numbered first (webhook_sequence_calls, in commit order), and only
+   * numbered ones are read, so a cursor never passes a call that commits later. The order names
+   * the column qualified (`e.seq`): a bare `ORDER BY seq` would sort by the output column `seq`,
+   * which is text here, so event 10 would come before event 2.
    */
   async list(projectId: number, first: number, afterSeq: string | null): Promise<{ events: WebhookEvent[]; total: number }> {
+    await this.db.query(`SELECT webhook_sequence_calls()`);
     const [rows, [count]] = await Promise.all([
       this.db.query<{ id: string; seq: string; project_id: number; flow_id: string; values: Record<string, unknown>; success: boolean; message: string; transaction_id: string | null; received_at: Date }>(
         `SELECT e.id, e.seq::text AS seq, e.project_id, e.flow_id, e."values", e.success, e.message, e.transaction_id, e.received_at
-           FROM webhook_events e WHERE e.project_id = $1 AND ($2::bigint IS NULL OR e.seq > $2) ORDER BY e.seq LIMIT $3`,
+           FROM webhook_events e WHERE e.project_id = $1 AND e.seq > coalesce($2::bigint, 0) ORDER BY e.seq LIMIT $3`,
         [projectId, afterSeq, first],
       ),
-      this.db.query<{ total: string }>(`SELECT count(*)::text AS total FROM webhook_events WHERE project_id = $1`, [projectId]),
+      this.db.query<{ total: string }>(`SELECT count(*)::text AS total FROM webhook_events WHERE project_id = $1 AND seq IS NOT NULL`, [projectId]),
     ]);
     return {
       total: Number(count.total),

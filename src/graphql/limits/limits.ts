@@ -2,6 +2,7 @@ import type { ValidationRule } from 'graphql';
 import { aliasLimitRule } from './alias-limit.rule.js';
 import { depthLimitRule } from './depth-limit.rule.js';
 import { operationTypeRule, type Transport } from './operation-type.rule.js';
+import { selectionLimitRule } from './selection-limit.rule.js';
 import { storableTextRule } from './storable-text.rule.js';
 
 /**
@@ -17,6 +18,12 @@ export interface GraphQLLimits {
   maxCost: number;
   /** Lexical tokens of the document; refused by the parser, before validation. */
   maxTokens: number;
+  /**
+   * Selections of the whole document with every fragment spread expanded (selection-limit.rule.ts),
+   * refused before graphql's validation walks it (some of its rules are quadratic in it): twice
+   * the standard introspection query (230).
+   */
+  maxSelections: number;
   /** Largest `first` of any connection: REST's largest `limit`, which the services enforce too. */
   maxPageSize: number;
 }
@@ -26,6 +33,7 @@ export const DEFAULT_LIMITS: GraphQLLimits = {
   maxAliases: 30,
   maxCost: 10_000,
   maxTokens: 5_000,
+  maxSelections: 500,
   maxPageSize: 100,
 };
 
@@ -36,5 +44,5 @@ export function graphQLLimits(maxCost: number = DEFAULT_LIMITS.maxCost): GraphQL
 
 /** The validation rules every GraphQL document passes before execution, whatever its transport. */
 export function limitRules(limits: GraphQLLimits, transport: Transport): ValidationRule[] {
-  return [depthLimitRule(limits.maxDepth), aliasLimitRule(limits.maxAliases), operationTypeRule(transport), storableTextRule];
+  return [selectionLimitRule(limits.maxSelections), depthLimitRule(limits.maxDepth), aliasLimitRule(limits.maxAliases), operationTypeRule(transport), storableTextRule];
 }

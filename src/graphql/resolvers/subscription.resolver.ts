@@ -7,10 +7,12 @@ import { turnLoaders } from '../subscriptions/turn-loaders.js';
 import { WalletType } from '../types/wallet.type.js';
 import { LedgerEventType } from '../types/event.type.js';
 import { projectIdOf } from '../ids.js';
+import { CURRENT, startingWith } from '../subscriptions/starting-with.js';
 
 type SubscribeData = SubscribeResolverData<unknown, Record<string, unknown>, GraphQLContext>;
 
-const overflow = (ctx: GraphQLContext) => ({ onOverflow: () => ctx.subscriber?.tooSlow() });
+/** The feed's options: where it starts (fixed when the message arrived) and what happens if it falls behind. */
+const watching = (ctx: GraphQLContext) => ({ start: ctx.subscriber?.start, onOverflow: () => ctx.subscriber?.tooSlow() });
 
 /**
  * Subscriptions (CONTRACT §16), served over WebSocket (subscriptions/websocket-server.ts). The
@@ -23,19 +25,31 @@ const overflow = (ctx: GraphQLContext) => ({ onOverflow: () => ctx.subscriber?.t
 export class SubscriptionResolver {
   @Subscription(() => WalletType, {
     nullable: true,
-    description: 'The wallet, with its balances, after each change of its balances, holds or status (each event that touches it), from now on.',
+    description: 'The wallet, with its balances, after each change of its balances, holds or status (each event that touches it), from now on; with `initial: true`, the wallet as it is first.',
     subscribe: async ({ args, context }: SubscribeData) => {
-      const { wallet, feed } = await context.services.eventFeeds.watchWallet(context.principal, String(args.walletId), overflow(context));
+      const { wallet, feed } = await context.services.eventFeeds.watchWallet(context.principal, String(args.walletId), watching(context));
       if (context.subscriber) context.subscriber.wallet = wallet;
-      return feed;
+      return args.initial === true ? startingWith(feed) : feed;
     },
   })
-  async walletChanged(@Root() event: LedgerEventView, @Arg('walletId', () => ID) walletId: string, @Ctx() ctx: GraphQLContext): Promise<WalletView> {
+  async walletChanged(
+    @Root() event: LedgerEventView | typeof CURRENT,
+    @Arg('walletId', () => ID) walletId: string,
+    @Arg('initial', () => Boolean, { defaultValue: false, description: 'Send the wallet as it is when the subscription starts, before its changes.' }) _initial: boolean,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<WalletView> {
     ctx.loaders = turnLoaders(ctx); // this turn's reads, shared with the other subscribers woken by the same events
     const watched = ctx.subscriber;
+    // The first message of `initial: true`: the wallet read once the starting point was fixed, so
+    // it shows every change before it and the feed sends every change after it.
+    if (event === CURRENT) return watched?.wallet ?? this.load(ctx, walletId);
     // A wallet row changes only with its status, and each status change is an event that carries it.
     if (event.subject.kind === 'wallet' && watched?.wallet && event.subject.wallet.id === watched.wallet.id) watched.wallet = event.subject.wallet;
     if (watched?.wallet) return watched.wallet;
+    return this.load(ctx, walletId);
+  }
+
+  private async load(ctx: GraphQLContext, walletId: string): Promise<WalletView> {
     const wallet = await ctx.loaders.wallet.load(walletId);
     if (!wallet) throw notFound('wallet', walletId);
     return wallet;
@@ -45,7 +59,7 @@ export class SubscriptionResolver {
     nullable: true,
     description: "The project's events from now on, each once, in increasing `seq`; only the `types` listed when given (e.g. [\"transaction.posted\"]).",
     subscribe: ({ args, context }: SubscribeData) =>
-      context.services.eventFeeds.watchProject(context.principal, projectIdOf(String(args.projectId)), (args.types as string[] | null | undefined) ?? null, overflow(context)),
+      context.services.eventFeeds.watchProject(context.principal, projectIdOf(String(args.projectId)), (args.types as string[] | null | undefined) ?? null, watching(context)),
   })
   ledgerEvents(
     @Root() event: LedgerEventView,

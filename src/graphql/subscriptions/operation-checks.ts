@@ -5,6 +5,7 @@ import { SubscriberTooSlowError } from '../../domain/events/event-feed.js';
 import { formatError, isUnexpected } from '../errors.js';
 import { costRefusal } from '../limits/cost.js';
 import { limitRules, type GraphQLLimits } from '../limits/limits.js';
+import { selectionRefusal } from '../limits/selection-limit.rule.js';
 
 export interface CheckedOperation {
   document: DocumentNode;
@@ -15,8 +16,8 @@ export interface CheckedOperation {
 
 /**
  * What Apollo does for an HTTP document, for a `subscribe` message: parse (token limit),
- * validate (graphql's rules and ours: depth, aliases, operation type, storable text), pick the
- * operation, and cost it with its variables. Refusals are GraphQL errors carrying a contract code.
+ * refuse an oversized expansion, validate (graphql's rules and ours: depth, aliases, operation type,
+ * storable text), pick the operation, and cost it with its variables. Refusals are GraphQL errors carrying a contract code.
  */
 export class OperationChecks {
   private readonly rules: ValidationRule[];
@@ -35,6 +36,9 @@ export class OperationChecks {
     } catch (error) {
       return [requestError(error, 'GRAPHQL_PARSE_FAILED')];
     }
+    // before graphql's rules, some of which are quadratic in the expanded selections (selection-limit.rule.ts)
+    const oversized = selectionRefusal(document, this.limits.maxSelections);
+    if (oversized) return [oversized];
     const invalid = validate(this.schema, document, this.rules);
     if (invalid.length) return invalid.map((error) => requestError(error, 'GRAPHQL_VALIDATION_FAILED'));
     const operationName = payload.operationName ?? undefined;

@@ -6,6 +6,7 @@ import type { Context, SubscribePayload } from 'graphql-ws';
 import { useServer, type Extra } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Principal } from '../../domain/auth/api-key.service.js';
+import type { FeedStart } from '../../domain/events/feed-start.js';
 import { LedgerError } from '../../domain/errors.js';
 import { toLedgerError } from '../../domain/shared/error-translation.js';
 import type { Logger } from '../../logger.js';
@@ -14,6 +15,7 @@ import { createContext } from '../context.js';
 import type { GraphQLLimits } from '../limits/limits.js';
 import { CLOSE } from './close-codes.js';
 import { formatSubscriptionError, OperationChecks } from './operation-checks.js';
+import { OwnerSockets } from './owner-sockets.js';
 
 /** The path subscriptions are served on: the GraphQL endpoint's own (CONTRACT §16). */
 const PATH = '/graphql';
@@ -21,6 +23,10 @@ const PATH = '/graphql';
 const MAX_MESSAGE_BYTES = 100 * 1024;
 /** Subscriptions one connection may hold at once (the console holds one per wallet on screen, about 20). */
 export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 100;
+/** Open subscription sockets one owner may hold on one instance, counted from connection_init (CONTRACT §18). */
+export const MAX_SOCKETS_PER_OWNER = 100;
+/** A socket that sends no connection_init within this long is closed with 4408 (CONTRACT §18). */
+export const INIT_WAIT_MS = 3_000;
 
 /** One authenticated connection. */
 interface Session {
@@ -29,6 +35,8 @@ interface Session {
   requestId: string;
   log: Logger;
   socket: WebSocket;
+  /** Each subscription's starting point, by id, from its message until it ends (see prepare). */
+  starts: Map<string, FeedStart>;
 }
 
 type ConnectionContext = Context<Record<string, unknown> | undefined, Extra & Partial<{ session: Session }>>;
@@ -41,6 +49,8 @@ export interface SubscriptionServerOptions {
 }
 
 export interface SubscriptionServer {
+  /** Open sockets per owner on this instance. */
+  sockets: OwnerSockets;
   /** Closes every connection with 1001 (terminating those that do not answer within `graceMs`) and stops accepting new ones. */
   close(graceMs?: number): Promise<void>;
 }
@@ -52,12 +62,16 @@ export interface SubscriptionServer {
  * forward headers): missing or unknown closes the socket with 4401, and so does a key revoked
  * while connected (re-checked whenever its owner's keys change, on any instance). Each subscribe
  * message passes the same limits as an HTTP document (tokens, depth, aliases, cost) and counts one
- * call against the owner's daily quota. Queries and mutations stay on HTTP.
+ * call against the owner's daily quota. Queries and mutations stay on HTTP. An owner holds at
+ * most MAX_SOCKETS_PER_OWNER authenticated sockets here (the next is closed with 4429), and a
+ * socket silent for INIT_WAIT_MS after opening is closed with 4408, so idle or unauthenticated
+ * sockets cannot pile up.
  */
 export function attachSubscriptionServer(server: Server, options: SubscriptionServerOptions): SubscriptionServer {
   const { schema, services, limits, logger } = options;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   const sessions = new Set<Session>();
+  const sockets = new OwnerSockets(MAX_SOCKETS_PER_OWNER);
   const checks = new OperationChecks(schema, limits);
   let closing = false;
   services.metrics.gauge('ledger_websocket_connections', 'Open WebSocket connections on /graphql (subscriptions)', () => wss.clients.size);
@@ -91,19 +105,34 @@ export function attachSubscriptionServer(server: Server, options: SubscriptionSe
     {
       schema,
       isProd: true, // close reasons never carry internal error messages
+      connectionInitWaitTimeout: INIT_WAIT_MS,
       async onConnect(ctx) {
         const session = await authenticate(ctx);
         if (!session || session.socket.readyState !== session.socket.OPEN) return false; // refused, or gone meanwhile
+        if (!sockets.take(session.principal.ownerId)) {
+          session.log.warn({ owner: session.principal.ownerId }, 'subscription connection refused: too many sockets for this owner (4429)');
+          close(session.socket, CLOSE.tooManySockets);
+          return false;
+        }
         ctx.extra.session = session;
         sessions.add(session);
         return true;
       },
       onClose(ctx) {
-        if (ctx.extra.session) sessions.delete(ctx.extra.session);
+        const session = ctx.extra.session;
+        if (!session) return;
+        sessions.delete(session);
+        sockets.release(session.principal.ownerId);
+        for (const start of session.starts.values()) start.release();
+        session.starts.clear();
       },
-      onSubscribe: (ctx, _id, payload) => prepare(ctx, payload),
+      onSubscribe: (ctx, id, payload) => prepare(ctx, id, payload),
+      onComplete: (ctx, id) => settled(ctx, id),
       onNext: (ctx, _id, _payload, _args, result) => ({ ...result, errors: result.errors?.map((error) => format(ctx, error, true)) }),
-      onError: (ctx, _id, _payload, errors) => errors.map((error) => format(ctx, error, false)),
+      onError: (ctx, id, _payload, errors) => {
+        settled(ctx, id);
+        return errors.map((error) => format(ctx, error, false));
+      },
     },
     wss,
   );
@@ -118,7 +147,7 @@ export function attachSubscriptionServer(server: Server, options: SubscriptionSe
     try {
       const principal = await services.apiKeys.authenticate(apiKey || undefined);
       log.info({ owner: principal.ownerId }, 'subscription connection');
-      return { apiKey, principal, requestId, log, socket };
+      return { apiKey, principal, requestId, log, socket, starts: new Map() };
     } catch (error) {
       const unauthorized = toLedgerError(error).code === 'unauthorized';
       if (!unauthorized) log.error({ err: error }, 'subscription connection: authentication failed');
@@ -128,9 +157,30 @@ export function attachSubscriptionServer(server: Server, options: SubscriptionSe
     }
   }
 
-  /** Parses, validates and costs a subscribe message; counts the call; builds its context. */
-  async function prepare(ctx: ConnectionContext, payload: SubscribePayload): Promise<ExecutionArgs | readonly GraphQLError[]> {
+  /**
+   * Parses, validates and costs a subscribe message; counts the call; builds its context. Its
+   * starting point is fixed first, in the turn the message arrived (CONTRACT §16: it receives
+   * every event committed after that), and handed to the resolver through the context.
+   */
+  function prepare(ctx: ConnectionContext, id: string, payload: SubscribePayload): Promise<ExecutionArgs | readonly GraphQLError[]> {
     const session = ctx.extra.session!;
+    session.starts.get(id)?.release();
+    const start = services.eventFeeds.startNow();
+    session.starts.set(id, start);
+    return admitted(ctx, session, start, payload).then((prepared) => {
+      if (Array.isArray(prepared)) settled(ctx, id); // refused: no feed will take the start
+      return prepared;
+    });
+  }
+
+  /** A subscription has ended (or never began): its start, if no feed took it, stops holding events. */
+  function settled(ctx: ConnectionContext, id: string): void {
+    const session = ctx.extra.session;
+    session?.starts.get(id)?.release();
+    session?.starts.delete(id);
+  }
+
+  async function admitted(ctx: ConnectionContext, session: Session, start: FeedStart, payload: SubscribePayload): Promise<ExecutionArgs | readonly GraphQLError[]> {
     const active = Object.keys(ctx.subscriptions).length; // this one's reservation included
     if (active > MAX_SUBSCRIPTIONS_PER_CONNECTION) {
       const problem = `a connection may hold at most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} subscriptions at once`;
@@ -148,6 +198,7 @@ export function attachSubscriptionServer(server: Server, options: SubscriptionSe
     services.metrics.countGraphqlOperation(operation.operation, false);
     const contextValue = createContext(session.principal, services, session.requestId, session.log, limits);
     contextValue.subscriber = {
+      start,
       tooSlow: () => {
         countDropped();
         session.log.warn({ owner: session.principal.ownerId }, 'subscriber too slow: connection closed (1013)');
@@ -164,6 +215,7 @@ export function attachSubscriptionServer(server: Server, options: SubscriptionSe
   }
 
   return {
+    sockets,
     async close(graceMs = 1_000) {
       closing = true;
       stopFollowing();

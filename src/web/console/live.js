@@ -1,8 +1,10 @@
 // Live wallet balances over GraphQL subscriptions: graphql-ws's browser client (served as
 // /static/graphql-ws.js, the global `graphqlWs`) on the service's own /graphql, the api_key in
 // connection_init. When the socket is not connected (no WebSocket, a proxy that drops it, a
-// refused key), `connected` is false and the console keeps polling.
-const WALLET_CHANGED = `subscription($id: ID!) { walletChanged(walletId: $id) {
+// refused key), `connected` is false and the console keeps polling. `initial: true`: each
+// subscription first sends the wallet as it is at its starting point, so a change made between the
+// console's table read and the subscription starting is shown at once, not at the next re-read.
+const WALLET_CHANGED = `subscription($id: ID!) { walletChanged(walletId: $id, initial: true) {
   id status balances { currency balance held available } } }`;
 
 export function liveWallets({ apiKey, onWallet, onState }) {

@@ -53,3 +53,20 @@ describe('PostingQueue after a failed batch', () => {
     expect(outcomes.every((o) => o.startsWith('rejected'))).toBe(true);
   });
 });
+
+describe('PostingQueue commit hook', () => {
+  it('answers a committed batch with its results even if the hook throws, and posts it once', async () => {
+    let posts = 0;
+    const repo = {
+      async post(batch: PostingRequest[]): Promise<PostingResult[]> {
+        posts += 1;
+        return batch.map((b) => ({ code: 'ok', id: `tx-${(b as PostingLeg).toWalletId}` }));
+      },
+    } as unknown as LedgerRepository;
+    const queue = new PostingQueue(repo, () => {
+      throw new Error('metrics exploded');
+    });
+    await expect(queue.submit(request('r0'))).resolves.toEqual({ code: 'ok', id: 'tx-r0' });
+    expect(posts).toBe(1);
+  });
+});

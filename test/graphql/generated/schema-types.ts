@@ -574,7 +574,7 @@ export type Subscription = {
   __typename?: 'Subscription';
   /** The project's events from now on, each once, in increasing `seq`; only the `types` listed when given (e.g. ["transaction.posted"]). */
   ledgerEvents?: Maybe<LedgerEvent>;
-  /** The wallet, with its balances, after each change of its balances, holds or status (each event that touches it), from now on. */
+  /** The wallet, with its balances, after each change of its balances, holds or status (each event that touches it), from now on; with `initial: true`, the wallet as it is first. */
   walletChanged?: Maybe<Wallet>;
 };
 
@@ -586,6 +586,7 @@ export type SubscriptionLedgerEventsArgs = {
 
 
 export type SubscriptionWalletChangedArgs = {
+  initial?: Scalars['Boolean']['input'];
   walletId: Scalars['ID']['input'];
 };
 
