@@ -1,5 +1,6 @@
 import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import { entities } from './entities.js';
 import { inRequestScope, instrumentClient } from './statement-counter.js';
@@ -47,6 +48,12 @@ export interface Database {
   query<T = Record<string, unknown>>(text: string, params?: unknown[], name?: string): Promise<T[]>;
   /** Runs `fn` on one pooled client inside BEGIN/COMMIT (ROLLBACK on throw). */
   transaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` with every `query` of its async context on one pooled connection inside a
+   * transaction that always rolls back (a dry run, CONTRACT §24): `fn` sees what its own
+   * statements wrote, and nothing of it is ever committed or seen by anyone else.
+   */
+  rolledBack<T>(fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -76,6 +83,8 @@ export async function openDatabase(url: string, logger: Logger, poolSize = 20, o
   background.on('error', (err) => logger.warn({ err }, 'idle background database connection failed'));
   const types = rawQueryTypes(poolTypes);
   const poolOfCaller = (): pg.Pool => (inRequestScope() ? pool : background);
+  /** The connection of the rolled-back transaction the caller runs in (`rolledBack`), if any. */
+  const pinned = new AsyncLocalStorage<pg.PoolClient>();
   return {
     url,
     orm,
@@ -83,7 +92,7 @@ export async function openDatabase(url: string, logger: Logger, poolSize = 20, o
     background,
     em: () => orm.em.fork(),
     async query<T>(text: string, params?: unknown[], name?: string) {
-      const result = await poolOfCaller().query({ name, text, values: params as unknown[], types });
+      const result = await (pinned.getStore() ?? poolOfCaller()).query({ name, text, values: params as unknown[], types });
       return result.rows as T[];
     },
     async transaction<T>(fn: (client: pg.PoolClient) => Promise<T>) {
@@ -101,6 +110,19 @@ export async function openDatabase(url: string, logger: Logger, poolSize = 20, o
         });
         throw error;
       } finally {
+        client.release(broken);
+      }
+    },
+    async rolledBack<T>(fn: () => Promise<T>) {
+      const client = await poolOfCaller().connect();
+      let broken: Error | undefined;
+      try {
+        await client.query('BEGIN');
+        return await pinned.run(client, fn);
+      } finally {
+        await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+          broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+        });
         client.release(broken);
       }
     },

@@ -26,3 +26,12 @@ export async function idempotent<T>(ctx: GraphQLContext, mutation: string, key: 
   }
   return reply.body as T;
 }
+
+/** The `dryRun` argument of the six posting mutations (CONTRACT §24). */
+export const DRY_RUN_ARG = {
+  nullable: true,
+  description: 'true: every check runs against the current state and the usual payload comes back, but nothing is written (its ids are never stored; idempotencyKey is ignored).',
+} as const;
+
+/** A mutation's idempotency key, none on a dry run: a dry run neither reads nor writes an idempotency record. */
+export const keyOf = (key: string | null, options: { dryRun: boolean }): string | null => (options.dryRun ? null : key);

@@ -38,6 +38,8 @@ export interface RouteDoc {
   tag: string;
   /** Success status and the schema of its body (`content`: per media type, when it is not JSON). */
   response: { status: number; schema: z.ZodType; content?: Record<string, z.ZodType> };
+  /** The 200 body of a dry run (`?dryRun=true`, CONTRACT §24), on the routes that take one. */
+  dryRun?: z.ZodType;
   /** Error codes this route can answer besides the common ones (401, 429, 500). */
   errors: string[];
 }

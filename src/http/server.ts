@@ -141,7 +141,9 @@ async function dispatch(deps: HttpDeps, router: Router, req: IncomingMessage, re
 
   const run = async (): Promise<Reply> => route.handler({ body, query, params, principal, requestId, log, req });
   const key = header(req, 'idempotency-key');
-  if (route.method !== 'POST' || key === undefined || auth !== 'api_key') return run();
+  // a dry run writes nothing, an idempotency record included (CONTRACT §24): its key is ignored
+  const dryRun = (query as { dryRun?: unknown } | undefined)?.dryRun === true;
+  if (route.method !== 'POST' || key === undefined || auth !== 'api_key' || dryRun) return run();
   if (key.length < 1 || key.length > 255) throw validationError('Idempotency-Key', 'must be 1 to 255 characters');
   const replay = await deps.idempotency.run(principal.ownerId, key, fingerprint('POST', url.pathname, rawBody ?? null), run);
   return replay.replayed ? { ...replay, headers: { 'idempotent-replayed': 'true' } } : replay;

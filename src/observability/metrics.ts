@@ -74,6 +74,24 @@ export class Metrics {
     new Gauge({ name, help, registers: [this.registry], collect() { this.set(read()); } });
   }
 
+  /**
+   * A counter (`…_total`) over a running total a feature keeps (e.g. sweeps since start), read at
+   * scrape time: a counter, not a gauge, so `rate()` and restarts work as Prometheus expects.
+   */
+  runningTotal(name: string, help: string, read: () => number): void {
+    let counted = 0;
+    new Counter({
+      name,
+      help,
+      registers: [this.registry],
+      collect() {
+        const total = read();
+        if (total > counted) this.inc(total - counted);
+        counted = Math.max(counted, total);
+      },
+    });
+  }
+
   /** A counter a feature owns (e.g. subscribers dropped): returns its increment. */
   counter(name: string, help: string): () => void {
     const counter = new Counter({ name, help, registers: [this.registry] });

@@ -4,6 +4,7 @@ import { ExpiresInRule } from '../domain/ledger/ledger.rules.js';
 import { toMajor } from '../domain/money.js';
 import { route, type Route } from '../http/route.js';
 import type { Services } from '../services.js';
+import { DryRunQuery, dryRunBody, postedReply } from './dry-run.js';
 import { pagination, transactionJson } from './presenters.js';
 import { Amount, Metadata, PageQuery, PaginationBody, ProjectId, ProjectIdQuery, Reference, Symbol, TransactionBody, Uuid, WalletRef } from './schemas.js';
 
@@ -41,6 +42,9 @@ export const HoldBody = z
   })
   .meta({ id: 'Hold' });
 
+const CreateHoldReply = z.object({ hold: HoldBody });
+const CaptureReply = z.object({ transaction: TransactionBody, hold: HoldBody });
+
 export function holdJson(hold: HoldView) {
   return {
     id: hold.id,
@@ -67,13 +71,15 @@ export function holdRoutes({ holds }: Services): Route[] {
       path: '/holds',
       auth: 'api_key',
       body: CreateHoldBody,
+      query: DryRunQuery,
       doc: {
         summary: "Reserve an amount of the sender's available funds for a later capture or void (nothing is posted)",
         tag: 'holds',
-        response: { status: 201, schema: z.object({ hold: HoldBody }) },
+        response: { status: 201, schema: CreateHoldReply },
+        dryRun: dryRunBody(CreateHoldReply),
         errors: ['not_found', 'insufficient_funds', 'wallet_inactive', 'conflict'],
       },
-      handler: async ({ principal, body }) => ({ status: 201, body: { hold: holdJson(await holds.create(principal, body)) } }),
+      handler: async ({ principal, body, query: { dryRun } }) => postedReply(dryRun, { hold: holdJson(await holds.create(principal, body, { dryRun })) }),
     }),
     route({
       method: 'POST',
@@ -81,15 +87,17 @@ export function holdRoutes({ holds }: Services): Route[] {
       auth: 'api_key',
       params: HoldIdParams,
       body: CaptureBody,
+      query: DryRunQuery,
       doc: {
         summary: "Post the hold (or `amount` of it) from → to and release the rest (balance: the sender's)",
         tag: 'holds',
-        response: { status: 201, schema: z.object({ transaction: TransactionBody, hold: HoldBody }) },
+        response: { status: 201, schema: CaptureReply },
+        dryRun: dryRunBody(CaptureReply),
         errors: ['not_found', 'wallet_inactive', 'hold_expired', 'hold_not_pending', 'conflict'],
       },
-      handler: async ({ principal, params, body }) => {
-        const { transaction, hold } = await holds.capture(principal, params.id, body);
-        return { status: 201, body: { transaction: transactionJson(transaction), hold: holdJson(hold) } };
+      handler: async ({ principal, params, body, query: { dryRun } }) => {
+        const { transaction, hold } = await holds.capture(principal, params.id, body, { dryRun });
+        return postedReply(dryRun, { transaction: transactionJson(transaction), hold: holdJson(hold) });
       },
     }),
     route({

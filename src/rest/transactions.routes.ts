@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { route, type Route } from '../http/route.js';
 import type { Services } from '../services.js';
 import { MAX_BATCH_LEGS } from '../domain/ledger/ledger.service.js';
+import { DryRunQuery, dryRunBody, postedReply } from './dry-run.js';
 import { balanceAsOfJson, balanceJson, pagination, transactionJson } from './presenters.js';
 import { Amount, AsOfQuery, BalanceAsOfBody, BalanceBody, Metadata, PageQuery, PaginationBody, ProjectId, ProjectIdQuery, Reference, Symbol, TransactionBody, Uuid, WalletRef } from './schemas.js';
 
@@ -14,6 +15,9 @@ const ReverseBody = z.strictObject({ projectId: ProjectId, amount: Amount.option
 const IdParams = z.strictObject({ id: Uuid });
 const HistoryQuery = z.strictObject({ walletId: WalletRef, projectId: ProjectIdQuery.optional(), currency: Symbol.optional(), reference: Reference.optional(), asOf: AsOfQuery.optional(), ...PageQuery });
 const HistoryBody = z.object({ balance: BalanceBody, pagination: PaginationBody, transactions: z.array(TransactionBody) });
+const TransferReply = z.object({ transaction: TransactionBody });
+const SeedReply = z.object({ transaction: z.array(TransactionBody) });
+const BatchReply = z.object({ transactions: z.array(TransactionBody) });
 const HistoryAsOfBody = z.object({ balance: BalanceAsOfBody, pagination: PaginationBody, transactions: z.array(TransactionBody) });
 
 export function transactionRoutes({ ledger }: Services): Route[] {
@@ -23,39 +27,45 @@ export function transactionRoutes({ ledger }: Services): Route[] {
       path: '/transactions',
       auth: 'api_key',
       body: TransferBody,
+      query: DryRunQuery,
       doc: {
         summary: 'Transfer between two wallets of a project (balance: the sender’s resulting balance)',
         tag: 'transactions',
-        response: { status: 201, schema: z.object({ transaction: TransactionBody }) },
+        response: { status: 201, schema: TransferReply },
+        dryRun: dryRunBody(TransferReply),
         errors: ['not_found', 'insufficient_funds', 'wallet_inactive', 'conflict'],
       },
-      handler: async ({ principal, body }) => ({ status: 201, body: { transaction: transactionJson(await ledger.transfer(principal, body)) } }),
+      handler: async ({ principal, body, query: { dryRun } }) => postedReply(dryRun, { transaction: transactionJson(await ledger.transfer(principal, body, { dryRun })) }),
     }),
     route({
       method: 'POST',
       path: '/transactions/seed',
       auth: 'api_key',
       body: SeedBody,
+      query: DryRunQuery,
       doc: {
         summary: 'Mint into a system wallet from @mint',
         tag: 'transactions',
-        response: { status: 201, schema: z.object({ transaction: z.array(TransactionBody) }) },
+        response: { status: 201, schema: SeedReply },
+        dryRun: dryRunBody(SeedReply),
         errors: ['not_found', 'wallet_inactive', 'conflict'],
       },
-      handler: async ({ principal, body }) => ({ status: 201, body: { transaction: [transactionJson(await ledger.seed(principal, body))] } }),
+      handler: async ({ principal, body, query: { dryRun } }) => postedReply(dryRun, { transaction: [transactionJson(await ledger.seed(principal, body, { dryRun }))] }),
     }),
     route({
       method: 'POST',
       path: '/transactions/batch',
       auth: 'api_key',
       body: BatchBody,
+      query: DryRunQuery,
       doc: {
         summary: '1–100 transfers in one database transaction, in order: all post or none does (a refusal names the leg in details.index)',
         tag: 'transactions',
-        response: { status: 201, schema: z.object({ transactions: z.array(TransactionBody) }) },
+        response: { status: 201, schema: BatchReply },
+        dryRun: dryRunBody(BatchReply),
         errors: ['not_found', 'insufficient_funds', 'wallet_inactive', 'conflict'],
       },
-      handler: async ({ principal, body }) => ({ status: 201, body: { transactions: (await ledger.batch(principal, body)).map(transactionJson) } }),
+      handler: async ({ principal, body, query: { dryRun } }) => postedReply(dryRun, { transactions: (await ledger.batch(principal, body, { dryRun })).map(transactionJson) }),
     }),
     route({
       method: 'POST',
@@ -63,13 +73,16 @@ export function transactionRoutes({ ledger }: Services): Route[] {
       auth: 'api_key',
       params: IdParams,
       body: ReverseBody,
+      query: DryRunQuery,
       doc: {
         summary: 'Reverse a transaction (all that is still reversible, or `amount`): from its receiver back to its sender, @mint for a seed',
         tag: 'transactions',
-        response: { status: 201, schema: z.object({ transaction: TransactionBody }) },
+        response: { status: 201, schema: TransferReply },
+        dryRun: dryRunBody(TransferReply),
         errors: ['not_found', 'insufficient_funds', 'wallet_inactive', 'conflict'],
       },
-      handler: async ({ principal, params, body }) => ({ status: 201, body: { transaction: transactionJson(await ledger.reverse(principal, params.id, body)) } }),
+      handler: async ({ principal, params, body, query: { dryRun } }) =>
+        postedReply(dryRun, { transaction: transactionJson(await ledger.reverse(principal, params.id, body, { dryRun })) }),
     }),
     route({
       method: 'GET',

@@ -16,7 +16,7 @@ describe('lot sweeper metrics', () => {
     let text = await scrape();
     expect(sample(text, 'ledger_lot_sweep_interval_seconds')).toBe(0);
     expect(sample(text, 'ledger_lot_sweep_batch_size')).toBe(250);
-    expect(sample(text, 'ledger_lot_sweep_expired')).toBe(0);
+    expect(sample(text, 'ledger_lot_sweep_expired_total')).toBe(0);
 
     const key = await t.issueKey('sweep-metrics', 'pro');
     const f = await fundedProject(t, key, { customers: 1 });
@@ -26,8 +26,8 @@ describe('lot sweeper metrics', () => {
     await t.app.services.lotSweeper.sweepOnce();
 
     text = await scrape();
-    expect(sample(text, 'ledger_lot_sweep_expired')).toBe(1);
-    expect(sample(text, 'ledger_lot_sweeps')).toBe(1);
+    expect(sample(text, 'ledger_lot_sweep_expired_total')).toBe(1);
+    expect(sample(text, 'ledger_lot_sweeps_total')).toBe(1);
     expect(sample(text, 'ledger_lot_sweep_lag_seconds')).toBeGreaterThanOrEqual(3);
     expect(sample(text, 'ledger_lot_sweep_lag_seconds')).toBeLessThan(60);
   });

@@ -97,4 +97,21 @@ describe('GET /openapi.json', () => {
     const refs = JSON.stringify(body).match(/"\$ref":"[^"]+"/g) ?? [];
     for (const ref of refs) expect(ref).toMatch(/"#\/components\/schemas\/Error"/);
   });
+
+  it('documents dryRun on the six posting operations: the query parameter and the 200 answer (CONTRACT §24)', async () => {
+    const { body } = await t.request('GET', '/openapi.json');
+    const posting = ['/transactions', '/transactions/seed', '/transactions/batch', '/transactions/{id}/reverse', '/holds', '/holds/{id}/capture'];
+    for (const path of posting) {
+      const doc = body.paths[path].post;
+      expect({ path, parameter: doc.parameters.find((p: { name: string }) => p.name === 'dryRun') }).toEqual({
+        path,
+        parameter: { name: 'dryRun', in: 'query', required: false, schema: expect.objectContaining({ type: 'string', enum: ['true', 'false'] }) },
+      });
+      const created = doc.responses['201'].content['application/json'].schema;
+      const dry = doc.responses['200'].content['application/json'].schema;
+      expect(dry.properties).toEqual({ ...created.properties, dryRun: expect.objectContaining({ const: true }) });
+      expect(dry.required).toEqual(expect.arrayContaining([...created.required, 'dryRun']));
+    }
+    expect(body.paths['/holds/{id}/void'].post.parameters.map((p: { name: string }) => p.name)).not.toContain('dryRun');
+  });
 });

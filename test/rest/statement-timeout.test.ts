@@ -55,6 +55,23 @@ describe('statement time-out: 503 timeout (CONTRACT §18)', () => {
     expect(replayed.body.transaction.id).toBe(retried.body.transaction.id);
   });
 
+  it('cuts a dry run like any posting (CONTRACT §24): 503 timeout, nothing written, and the next dry run answers', async () => {
+    const [a, b] = f.customers;
+    const before = { a: await balanceOf(a.id), history: (await history(a.id)).body };
+    const body = { amount: 1.5, currency: 'PTS', from: a.id, to: b.id, projectId: f.projectId };
+    await locker.query('BEGIN');
+    await locker.query('SELECT 1 FROM balances WHERE wallet_id = $1 FOR UPDATE', [a.id]);
+    const cut = await t.request('POST', '/transactions?dryRun=true', { key: f.key, body });
+    await locker.query('ROLLBACK');
+    expect(cut.status).toBe(503);
+    expect(cut.body).toEqual(TIMEOUT_BODY);
+    const next = await t.request('POST', '/transactions?dryRun=true', { key: f.key, body });
+    expect(next.status).toBe(200);
+    expect(next.body.transaction.amount).toBe(1.5);
+    expect(await balanceOf(a.id)).toBe(before.a);
+    expect((await history(a.id)).body).toEqual(before.history);
+  });
+
   it('answers a read that waits on a table lock past the time-out with 503 timeout (REST) and extensions.code timeout (GraphQL)', async () => {
     const [a] = f.customers;
     await locker.query('BEGIN');

@@ -3,7 +3,8 @@ import { notFound, validationError } from '../errors.js';
 import { nextPostingKey } from '../idempotency/request-scope.js';
 import type { LedgerRepository } from '../ledger/ledger.repository.js';
 import { checkAnnotations, ExpiresInRule } from '../ledger/ledger.rules.js';
-import type { HistoryRow, PostingResult } from '../ledger/ledger.types.js';
+import type { HistoryRow, PostingLeg, PostingResult } from '../ledger/ledger.types.js';
+import type { PostingOptions } from '../ledger/ledger.service.js';
 import type { PostingQueue } from '../ledger/posting-queue.js';
 import { minorAmount, refusal, resolveMovement } from '../ledger/movement.js';
 import { UuidRule, ProjectIdRule } from '../shared/ids.js';
@@ -28,11 +29,11 @@ export class HoldService {
     private readonly queue: PostingQueue,
   ) {}
 
-  async create(principal: Principal, input: CreateHoldInput): Promise<HoldView> {
+  async create(principal: Principal, input: CreateHoldInput, options: PostingOptions = {}): Promise<HoldView> {
     const notes = checkAnnotations(input);
     if (input.expiresIn != null) checkField('expiresIn', ExpiresInRule, input.expiresIn);
     const { context, asset, from, to, amount } = await resolveMovement(this.ledger, principal, input);
-    const result = await this.queue.submit({
+    const request: PostingLeg = {
       kind: 'hold',
       projectId: context.projectId,
       assetId: asset.id,
@@ -42,48 +43,31 @@ export class HoldService {
       requestKey: nextPostingKey(),
       expiresIn: input.expiresIn ?? null,
       ...notes,
+    };
+    // read back in the posting's own transaction on a dry run: the hold exists only there
+    return this.queue.post(request, options.dryRun ?? false, (result) => {
+      if (result.code !== 'ok') throw refusal(result, asset.fractions);
+      return this.reread(principal, result.holdId!);
     });
-    if (result.code !== 'ok') throw refusal(result, asset.fractions);
-    return this.reread(principal, result.holdId!);
   }
 
   /** Posts `amount` (default: the whole hold) from → to, releases the rest; the hold becomes `captured`. */
-  async capture(principal: Principal, id: string, input: CaptureHoldInput): Promise<{ transaction: HistoryRow; hold: HoldView }> {
+  async capture(principal: Principal, id: string, input: CaptureHoldInput, options: PostingOptions = {}): Promise<{ transaction: HistoryRow; hold: HoldView }> {
     const hold = await this.settling(principal, id, input.projectId);
     let amount: bigint | null = null;
     if (input.amount != null) {
       amount = minorAmount(input.amount, { id: hold.assetId, symbol: hold.symbol, fractions: hold.fractions });
       if (amount > hold.amount) throw validationError('amount', 'must be at most the hold amount');
     }
-    const result = await this.settle(hold, 'capture', amount);
-    const settled = await this.reread(principal, hold.id);
-    const transaction: HistoryRow = {
-      walletId: hold.fromWalletId,
-      id: result.id!,
-      seq: result.seq!,
-      projectId: hold.projectId,
-      assetId: hold.assetId,
-      symbol: hold.symbol,
-      fractions: hold.fractions,
-      amount: settled.capturedAmount,
-      fromWalletId: hold.fromWalletId,
-      toWalletId: hold.toWalletId,
-      fromAddress: hold.from,
-      toAddress: hold.to,
-      balance: result.fromBalance!,
-      date: result.postedAt!,
-      reverses: null,
-      reversedAmount: 0n,
-      reference: null,
-      metadata: {},
-    };
-    return { transaction, hold: settled };
+    return this.settle(hold, 'capture', amount, options.dryRun ?? false, async (result) => {
+      const settled = await this.reread(principal, hold.id);
+      return { transaction: captured(hold, result, settled), hold: settled };
+    });
   }
 
   async void(principal: Principal, id: string, input: VoidHoldInput): Promise<HoldView> {
     const hold = await this.settling(principal, id, input.projectId);
-    await this.settle(hold, 'void', null);
-    return this.reread(principal, hold.id);
+    return this.settle(hold, 'void', null, false, () => this.reread(principal, hold.id));
   }
 
   async get(principal: Principal, id: string): Promise<HoldView> {
@@ -125,8 +109,8 @@ export class HoldService {
     return hold;
   }
 
-  private async settle(hold: HoldView, kind: 'capture' | 'void', amount: bigint | null): Promise<PostingResult> {
-    const result = await this.queue.submit({
+  private settle<T>(hold: HoldView, kind: 'capture' | 'void', amount: bigint | null, dryRun: boolean, answer: (result: PostingResult) => Promise<T>): Promise<T> {
+    const request: PostingLeg = {
       kind,
       projectId: hold.projectId,
       assetId: hold.assetId,
@@ -135,13 +119,40 @@ export class HoldService {
       amount,
       target: hold.id,
       requestKey: nextPostingKey(),
+    };
+    // the settled hold is read in the posting's own transaction on a dry run: it is settled only there
+    return this.queue.post(request, dryRun, (result) => {
+      if (result.code !== 'ok') throw refusal(result, hold.fractions);
+      return answer(result);
     });
-    if (result.code !== 'ok') throw refusal(result, hold.fractions);
-    return result;
   }
 
   private async reread(principal: Principal, id: string): Promise<HoldView> {
     const [hold] = await this.holds.byIds(principal.ownerId, [id]);
     return hold;
   }
+}
+
+/** A capture's transaction as POST /holds/{id}/capture answers it: from the sender's side. */
+function captured(hold: HoldView, result: PostingResult, settled: HoldView): HistoryRow {
+  return {
+    walletId: hold.fromWalletId,
+    id: result.id!,
+    seq: result.seq!,
+    projectId: hold.projectId,
+    assetId: hold.assetId,
+    symbol: hold.symbol,
+    fractions: hold.fractions,
+    amount: settled.capturedAmount,
+    fromWalletId: hold.fromWalletId,
+    toWalletId: hold.toWalletId,
+    fromAddress: hold.from,
+    toAddress: hold.to,
+    balance: result.fromBalance!,
+    date: result.postedAt!,
+    reverses: null,
+    reversedAmount: 0n,
+    reference: null,
+    metadata: {},
+  };
 }

@@ -251,6 +251,14 @@ export class LedgerRepository {
     return results;
   }
 
+  /**
+   * Runs `fn` in a database transaction of its own that always rolls back (a dry run): every
+   * statement of `fn` — `post` and the reads after it, of any repository — goes to that transaction.
+   */
+  rolledBack<T>(fn: () => Promise<T>): Promise<T> {
+    return this.db.rolledBack(fn);
+  }
+
   /** Every currency of each wallet's project, zero balances included, in asset creation order. */
   async balances(walletIds: readonly string[]): Promise<BalanceRow[]> {
     if (walletIds.length === 0) return [];

@@ -39,7 +39,13 @@ export interface ReverseInput extends Annotations {
   amount?: number | string | null;
 }
 
-export interface TransferOptions {
+/** How a posting verb runs. */
+export interface PostingOptions {
+  /** A dry run (CONTRACT §24): every check against the current state, the real answer, nothing written (PostingQueue.post). */
+  dryRun?: boolean;
+}
+
+export interface TransferOptions extends PostingOptions {
   /** The sender's and the receiver's required wallet types (webhook flows). */
   fromType?: WalletRef['type'];
   toType?: WalletRef['type'];
@@ -98,13 +104,15 @@ export class LedgerService {
     if (options.fromType && from.type !== options.fromType) throw validationError('from', `must be a ${options.fromType} wallet`);
     if (options.toType && to.type !== options.toType) throw validationError('to', `must be a ${options.toType} wallet`);
     const call = options.record?.({ amount, asset, fromAddress: from.address, toAddress: to.address });
-    const result = await this.queue.submit({ kind: 'transfer', projectId: context.projectId, assetId: asset.id, fromWalletId: from.id, toWalletId: to.id, amount, requestKey: nextPostingKey(), ...notes, call });
-    if (result.code !== 'ok') throw refusal(result, asset.fractions);
-    return posted(result, context, asset, from, to, amount, from.id, result.fromBalance!, notes);
+    const request: PostingLeg = { kind: 'transfer', projectId: context.projectId, assetId: asset.id, fromWalletId: from.id, toWalletId: to.id, amount, requestKey: nextPostingKey(), ...notes, call };
+    return this.queue.post(request, options.dryRun ?? false, (result) => {
+      if (result.code !== 'ok') throw refusal(result, asset.fractions);
+      return posted(result, context, asset, from, to, amount, from.id, result.fromBalance!, notes);
+    });
   }
 
   /** Mints `amount` from @mint into a system wallet. */
-  async seed(principal: Principal, input: SeedInput): Promise<HistoryRow> {
+  async seed(principal: Principal, input: SeedInput, options: PostingOptions = {}): Promise<HistoryRow> {
     const notes = checkAnnotations(input);
     checkReferences({ to: input.to }, input.currency);
     const context = await resolveContext(this.repository, principal, input.projectId, input.currency, null, input.to);
@@ -112,16 +120,18 @@ export class LedgerService {
     const amount = minorAmount(input.amount, asset);
     const { to } = requireWallets(context, null, input.to);
     if (to.type !== 'system') throw validationError('to', 'must be a system wallet');
-    const result = await this.queue.submit({ kind: 'seed', projectId: context.projectId, assetId: asset.id, fromWalletId: null, toWalletId: to.id, amount, requestKey: nextPostingKey(), ...notes });
-    if (result.code !== 'ok') throw refusal(result, asset.fractions);
-    return posted(result, context, asset, null, to, amount, to.id, result.toBalance!, notes);
+    const request: PostingLeg = { kind: 'seed', projectId: context.projectId, assetId: asset.id, fromWalletId: null, toWalletId: to.id, amount, requestKey: nextPostingKey(), ...notes };
+    return this.queue.post(request, options.dryRun ?? false, (result) => {
+      if (result.code !== 'ok') throw refusal(result, asset.fractions);
+      return posted(result, context, asset, null, to, amount, to.id, result.toBalance!, notes);
+    });
   }
 
   /**
    * 1–100 transfers in one database transaction, in order (a later leg may spend what an earlier
    * one credited); the first refused leg refuses all, with its error and `details.index`.
    */
-  async batch(principal: Principal, input: BatchInput): Promise<HistoryRow[]> {
+  async batch(principal: Principal, input: BatchInput, options: PostingOptions = {}): Promise<HistoryRow[]> {
     if (!Array.isArray(input.transfers) || input.transfers.length < 1 || input.transfers.length > MAX_BATCH_LEGS) {
       throw validationError('transfers', `must hold 1 to ${MAX_BATCH_LEGS} transfers`);
     }
@@ -148,19 +158,20 @@ export class LedgerService {
       requestKey: nextPostingKey(),
       ...notes,
     }));
-    const result = await this.queue.submit({ kind: 'group', legs: requestLegs });
-    if (result.code !== 'ok') {
-      const index = Number(result.detail?.index ?? 0);
-      throw refusal(result, legs[index]?.movement.asset.fractions ?? 0);
-    }
-    return legs.map(({ movement: m, notes }, i) => posted(result.legs![i], m.context, m.asset, m.from, m.to, m.amount, m.from.id, result.legs![i].fromBalance!, notes));
+    return this.queue.post({ kind: 'group', legs: requestLegs }, options.dryRun ?? false, (result) => {
+      if (result.code !== 'ok') {
+        const index = Number(result.detail?.index ?? 0);
+        throw refusal(result, legs[index]?.movement.asset.fractions ?? 0);
+      }
+      return legs.map(({ movement: m, notes }, i) => posted(result.legs![i], m.context, m.asset, m.from, m.to, m.amount, m.from.id, result.legs![i].fromBalance!, notes));
+    });
   }
 
   /**
    * A new transaction from the original's receiver back to its sender (@mint for a seed), of
    * `amount` or, without one, all that is still reversible; the cap is checked before funds.
    */
-  async reverse(principal: Principal, id: string, input: ReverseInput): Promise<HistoryRow> {
+  async reverse(principal: Principal, id: string, input: ReverseInput, options: PostingOptions = {}): Promise<HistoryRow> {
     checkField('id', UuidRule, id);
     const notes = checkAnnotations(input);
     const [original] = await this.repository.byIds(principal.ownerId, [id]);
@@ -168,7 +179,7 @@ export class LedgerService {
     const asset: AssetRef = { id: original.assetId, symbol: original.symbol, fractions: original.fractions };
     const amount = input.amount == null ? null : minorAmount(input.amount, asset);
     if (original.toWalletId === null || original.reverses !== null) throw conflict('this transaction cannot be reversed (it is itself a reversal)');
-    const result = await this.queue.submit({
+    const request: PostingLeg = {
       kind: 'reverse',
       projectId: original.projectId,
       assetId: original.assetId,
@@ -178,10 +189,13 @@ export class LedgerService {
       target: original.id,
       requestKey: nextPostingKey(),
       ...notes,
+    };
+    // read back in the posting's own transaction on a dry run: the reversal exists only there
+    return this.queue.post(request, options.dryRun ?? false, async (result) => {
+      if (result.code !== 'ok') throw refusal(result, asset.fractions);
+      const [reversal] = await this.repository.byIds(principal.ownerId, [result.id!]);
+      return { ...reversal, walletId: original.toWalletId!, balance: result.fromBalance! };
     });
-    if (result.code !== 'ok') throw refusal(result, asset.fractions);
-    const [reversal] = await this.repository.byIds(principal.ownerId, [result.id!]);
-    return { ...reversal, walletId: original.toWalletId, balance: result.fromBalance! };
   }
 
   /** A wallet's balance in one currency and one page of its history in it (or its transaction with `reference`), newest first. */

@@ -25,6 +25,10 @@ export interface PostingQueueOptions {
 export const DEFAULT_POSTING_PIPELINE = 1;
 const MAX_LEGS = 200;
 
+/** A request with no idempotency key on it or on any of its legs. */
+const withoutKeys = (request: PostingRequest): PostingRequest =>
+  request.kind === 'group' ? { ...request, legs: request.legs.map((leg) => ({ ...leg, requestKey: null })) } : { ...request, requestKey: null };
+
 const legsOf = (request: PostingRequest): number => (request.kind === 'group' ? request.legs.length : 1);
 
 /**
@@ -81,6 +85,34 @@ export class PostingQueue {
       this.waiting.push(waiting);
       for (const wallet of waiting.wallets) this.queued.set(wallet, (this.queued.get(wallet) ?? 0) + 1);
     });
+  }
+
+  /**
+   * Posts `request` and answers with `answer(result)`, run once the posting has committed — or,
+   * with `dryRun` (CONTRACT §24), the same `ledger_post` call alone in its own database transaction
+   * that always rolls back, `answer` inside it (it reads what the posting wrote: a reversal, a
+   * hold). A dry run never joins a batch: its rollback must never take a real posting with it,
+   * nor a real posting's refusal decide its answer. It waits for the wallets' row locks like any
+   * posting, so it checks the state the wallets have when it gets them (every rule of
+   * `ledger_post` — funds, status, references, reversal caps, and limits when they come — runs as
+   * for a real call). It carries no request key: a dry run neither reads nor leaves an idempotency
+   * record. Nothing is reported to `onCommit` (metrics, the event sequencer): nothing committed.
+   */
+  post<T>(request: PostingRequest, dryRun: boolean, answer: (result: PostingResult) => T | Promise<T>): Promise<T> {
+    if (!dryRun) return this.submit(request).then(answer);
+    return this.repository.rolledBack(async () => answer(await this.rehearse(withoutKeys(request))));
+  }
+
+  /** `ledger_post` of one request in the caller's (rolled-back) transaction; sent again on a deadlock like any batch. */
+  private async rehearse(request: PostingRequest): Promise<PostingResult> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const [result] = await this.repository.post([request]);
+        return result;
+      } catch (error) {
+        if (!isDeadlock(error) || attempt >= 5) throw error;
+      }
+    }
   }
 
   private start(batch: Waiting[]): void {

@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../context.js';
 import { projectIdOf } from '../ids.js';
-import { idempotent } from '../idempotency.js';
+import { DRY_RUN_ARG, idempotent, keyOf } from '../idempotency.js';
 import { keysetConnection, keysetOf, PageArgs } from '../paging.js';
 import { holdModel, transactionModel, type HoldModel, type TransactionModel } from '../presenters.js';
 import { DecimalScalar, JSONObjectScalar } from '../scalars.js';
@@ -41,11 +41,13 @@ export class HoldResolver {
     @Arg('reference', () => String, { nullable: true }) reference: string | null,
     @Arg('metadata', () => JSONObjectScalar, { nullable: true }) metadata: Record<string, unknown> | null,
     @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | null,
+    @Arg('dryRun', () => Boolean, DRY_RUN_ARG) dryRun: boolean | null,
     @Ctx() ctx: GraphQLContext,
   ): Promise<HoldModel> {
     const args = { projectId, currency, from, to, amount, expiresIn, reference, metadata };
-    return idempotent(ctx, 'createHold', idempotencyKey, args, async () =>
-      holdModel(await ctx.services.holds.create(ctx.principal, { ...args, projectId: projectIdOf(projectId) })),
+    const options = { dryRun: dryRun === true };
+    return idempotent(ctx, 'createHold', keyOf(idempotencyKey, options), args, async () =>
+      holdModel(await ctx.services.holds.create(ctx.principal, { ...args, projectId: projectIdOf(projectId) }, options)),
     );
   }
 
@@ -55,10 +57,12 @@ export class HoldResolver {
     @Arg('projectId', () => ID) projectId: string,
     @Arg('amount', () => DecimalScalar, { nullable: true }) amount: string | number | null,
     @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | null,
+    @Arg('dryRun', () => Boolean, DRY_RUN_ARG) dryRun: boolean | null,
     @Ctx() ctx: GraphQLContext,
   ): Promise<{ transaction: TransactionModel; hold: HoldModel }> {
-    return idempotent(ctx, 'captureHold', idempotencyKey, { id, projectId, amount }, async () => {
-      const { transaction, hold } = await ctx.services.holds.capture(ctx.principal, id, { projectId: projectIdOf(projectId), amount });
+    const options = { dryRun: dryRun === true };
+    return idempotent(ctx, 'captureHold', keyOf(idempotencyKey, options), { id, projectId, amount }, async () => {
+      const { transaction, hold } = await ctx.services.holds.capture(ctx.principal, id, { projectId: projectIdOf(projectId), amount }, options);
       return { transaction: transactionModel(transaction), hold: holdModel(hold) };
     });
   }

@@ -3,7 +3,7 @@ import type { HistoryRow } from '../../domain/ledger/ledger.types.js';
 import type { WalletView } from '../../domain/wallets/wallet.types.js';
 import type { GraphQLContext } from '../context.js';
 import { projectIdOf } from '../ids.js';
-import { idempotent } from '../idempotency.js';
+import { DRY_RUN_ARG, idempotent, keyOf } from '../idempotency.js';
 import { BatchTransferInput, SeedInput, TransferInput } from '../inputs/ledger.input.js';
 import { DecimalScalar, JSONObjectScalar } from '../scalars.js';
 import { keysetConnection, keysetOf, PageArgs } from '../paging.js';
@@ -60,10 +60,12 @@ export class TransactionResolver {
     @Arg('projectId', () => ID) projectId: string,
     @Arg('transfers', () => [BatchTransferInput]) transfers: BatchTransferInput[],
     @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | null,
+    @Arg('dryRun', () => Boolean, DRY_RUN_ARG) dryRun: boolean | null,
     @Ctx() ctx: GraphQLContext,
   ): Promise<TransactionModel[]> {
-    return idempotent(ctx, 'transferBatch', idempotencyKey, { projectId, transfers }, async () =>
-      (await ctx.services.ledger.batch(ctx.principal, { projectId: projectIdOf(projectId), transfers: transfers.map((leg) => ({ ...leg })) })).map(transactionModel),
+    const options = { dryRun: dryRun === true };
+    return idempotent(ctx, 'transferBatch', keyOf(idempotencyKey, options), { projectId, transfers }, async () =>
+      (await ctx.services.ledger.batch(ctx.principal, { projectId: projectIdOf(projectId), transfers: transfers.map((leg) => ({ ...leg })) }, options)).map(transactionModel),
     );
   }
 
@@ -75,10 +77,12 @@ export class TransactionResolver {
     @Arg('reference', () => String, { nullable: true }) reference: string | null,
     @Arg('metadata', () => JSONObjectScalar, { nullable: true }) metadata: Record<string, unknown> | null,
     @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | null,
+    @Arg('dryRun', () => Boolean, DRY_RUN_ARG) dryRun: boolean | null,
     @Ctx() ctx: GraphQLContext,
   ): Promise<TransactionModel> {
-    return idempotent(ctx, 'reverseTransaction', idempotencyKey, { id, projectId, amount, reference, metadata }, async () =>
-      transactionModel(await ctx.services.ledger.reverse(ctx.principal, id, { projectId: projectIdOf(projectId), amount, reference, metadata })),
+    const options = { dryRun: dryRun === true };
+    return idempotent(ctx, 'reverseTransaction', keyOf(idempotencyKey, options), { id, projectId, amount, reference, metadata }, async () =>
+      transactionModel(await ctx.services.ledger.reverse(ctx.principal, id, { projectId: projectIdOf(projectId), amount, reference, metadata }, options)),
     );
   }
 
@@ -86,10 +90,12 @@ export class TransactionResolver {
   transfer(
     @Arg('input', () => TransferInput) input: TransferInput,
     @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | null,
+    @Arg('dryRun', () => Boolean, DRY_RUN_ARG) dryRun: boolean | null,
     @Ctx() ctx: GraphQLContext,
   ): Promise<TransactionModel> {
-    return idempotent(ctx, 'transfer', idempotencyKey, { input }, async () =>
-      transactionModel(await ctx.services.ledger.transfer(ctx.principal, { ...input, projectId: projectIdOf(input.projectId) })),
+    const options = { dryRun: dryRun === true };
+    return idempotent(ctx, 'transfer', keyOf(idempotencyKey, options), { input }, async () =>
+      transactionModel(await ctx.services.ledger.transfer(ctx.principal, { ...input, projectId: projectIdOf(input.projectId) }, options)),
     );
   }
 
@@ -97,10 +103,12 @@ export class TransactionResolver {
   seed(
     @Arg('input', () => SeedInput) input: SeedInput,
     @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | null,
+    @Arg('dryRun', () => Boolean, DRY_RUN_ARG) dryRun: boolean | null,
     @Ctx() ctx: GraphQLContext,
   ): Promise<TransactionModel> {
-    return idempotent(ctx, 'seed', idempotencyKey, { input }, async () =>
-      transactionModel(await ctx.services.ledger.seed(ctx.principal, { ...input, projectId: projectIdOf(input.projectId) })),
+    const options = { dryRun: dryRun === true };
+    return idempotent(ctx, 'seed', keyOf(idempotencyKey, options), { input }, async () =>
+      transactionModel(await ctx.services.ledger.seed(ctx.principal, { ...input, projectId: projectIdOf(input.projectId) }, options)),
     );
   }
 }

@@ -1,5 +1,10 @@
-import { Field, Int, ObjectType, type ClassType } from 'type-graphql';
+import { Directive, Field, Int, ObjectType, type ClassType } from 'type-graphql';
 
+/**
+ * Shareable: a value type (no key) that other subgraphs with Relay connections define too; in
+ * Federation 2 a field two subgraphs resolve must be shareable in both, or composition fails.
+ */
+@Directive('@shareable')
 @ObjectType('PageInfo', { simpleResolvers: true, description: 'Relay page information.' })
 export class PageInfo {
   @Field() hasNextPage!: boolean;

@@ -264,6 +264,7 @@ export type Mutation = {
 
 export type MutationCaptureHoldArgs = {
   amount?: InputMaybe<Scalars['Decimal']['input']>;
+  dryRun?: InputMaybe<Scalars['Boolean']['input']>;
   id: Scalars['ID']['input'];
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
   projectId: Scalars['ID']['input'];
@@ -279,6 +280,7 @@ export type MutationCreateAssetArgs = {
 export type MutationCreateHoldArgs = {
   amount: Scalars['Decimal']['input'];
   currency: Scalars['String']['input'];
+  dryRun?: InputMaybe<Scalars['Boolean']['input']>;
   expiresIn?: InputMaybe<Scalars['Int']['input']>;
   from: Scalars['String']['input'];
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
@@ -317,6 +319,7 @@ export type MutationRenameProjectArgs = {
 
 export type MutationReverseTransactionArgs = {
   amount?: InputMaybe<Scalars['Decimal']['input']>;
+  dryRun?: InputMaybe<Scalars['Boolean']['input']>;
   id: Scalars['ID']['input'];
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
   metadata?: InputMaybe<Scalars['JSONObject']['input']>;
@@ -326,6 +329,7 @@ export type MutationReverseTransactionArgs = {
 
 
 export type MutationSeedArgs = {
+  dryRun?: InputMaybe<Scalars['Boolean']['input']>;
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
   input: SeedInput;
 };
@@ -339,12 +343,14 @@ export type MutationSetWalletStatusArgs = {
 
 
 export type MutationTransferArgs = {
+  dryRun?: InputMaybe<Scalars['Boolean']['input']>;
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
   input: TransferInput;
 };
 
 
 export type MutationTransferBatchArgs = {
+  dryRun?: InputMaybe<Scalars['Boolean']['input']>;
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
   projectId: Scalars['ID']['input'];
   transfers: Array<BatchTransferInput>;
