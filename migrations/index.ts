@@ -15,6 +15,7 @@ import { Migration20261124127000_webhook_endpoints } from './Migration2026112412
 import { Migration20261125120000_release_stuck_hold_lots } from './Migration20261125120000_release_stuck_hold_lots.js';
 import { Migration20261126104500_webhook_fair_claims } from './Migration20261126104500_webhook_fair_claims.js';
 import { Migration20261126120000_webhook_calls_commit_order } from './Migration20261126120000_webhook_calls_commit_order.js';
+import { Migration20261126150000_transaction_search } from './Migration20261126150000_transaction_search.js';
 
 /** Explicit list, so compiled (dist) and TypeScript (jest) runs apply the same migrations. */
 export const migrations = [
@@ -35,4 +36,5 @@ export const migrations = [
   { name: 'Migration20261125120000_release_stuck_hold_lots', class: Migration20261125120000_release_stuck_hold_lots },
   { name: 'Migration20261126104500_webhook_fair_claims', class: Migration20261126104500_webhook_fair_claims },
   { name: 'Migration20261126120000_webhook_calls_commit_order', class: Migration20261126120000_webhook_calls_commit_order },
+  { name: 'Migration20261126150000_transaction_search', class: Migration20261126150000_transaction_search },
 ];

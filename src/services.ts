@@ -40,6 +40,8 @@ import { EventSequencer } from './domain/events/event-sequencer.js';
 import { EventHub } from './domain/events/event-hub.js';
 import { DEFAULT_FEED_CAPACITY, EventFeedService } from './domain/events/event-feed.service.js';
 import { webhookPayloads } from './rest/webhook-payloads.js';
+import { TransactionSearchRepository } from './domain/search/transaction-search.repository.js';
+import { TransactionSearchService } from './domain/search/transaction-search.service.js';
 
 /** The domain services, built once per process and shared by REST, GraphQL and the CLI. */
 export interface Services {
@@ -54,6 +56,8 @@ export interface Services {
   idempotency: IdempotencyService;
   ledger: LedgerService;
   holds: HoldService;
+  /** Finding and exporting a project's transactions (CONTRACT §21). */
+  search: TransactionSearchService;
   webhook: WebhookService;
   projects: ProjectService;
   assets: AssetService;
@@ -139,6 +143,7 @@ export async function createServices(db: Database, logger: Logger, options: { lo
   return {
     ledger,
     holds: new HoldService(holdRepository, ledgerRepository, queue),
+    search: new TransactionSearchService(new TransactionSearchRepository(db)),
     webhook: new WebhookService(new WebhookRepository(db), ledger),
     projects,
     assets: new AssetService(db),

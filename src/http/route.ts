@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
 import type { LedgerError } from '../domain/errors.js';
 import type { Principal } from '../domain/auth/api-key.service.js';
@@ -24,13 +24,20 @@ export interface Reply {
   /** The body already serialised (GraphQL answers as JSON, pages, static files); sent as is instead of `body`. */
   json?: string | Buffer;
   headers?: Record<string, string>;
+  /**
+   * A body streamed as it is produced (an export): `body` is ignored, the headers (its
+   * content-type among them) go out first, then `stream` writes to the response and resolves when
+   * it ended. A failure after the headers can no longer become an error body: the response is
+   * destroyed, and the client sees a cut connection rather than a truncated success.
+   */
+  stream?: (res: ServerResponse) => Promise<void>;
 }
 
 export interface RouteDoc {
   summary: string;
   tag: string;
-  /** Success status and the schema of its body. */
-  response: { status: number; schema: z.ZodType };
+  /** Success status and the schema of its body (`content`: per media type, when it is not JSON). */
+  response: { status: number; schema: z.ZodType; content?: Record<string, z.ZodType> };
   /** The 200 body of a dry run (`?dryRun=true`, CONTRACT §24), on the routes that take one. */
   dryRun?: z.ZodType;
   /** Error codes this route can answer besides the common ones (401, 429, 500). */

@@ -68,6 +68,7 @@ async function handle(deps: HttpDeps, router: Router, req: IncomingMessage, res:
     reply = facts.refusal?.(ledgerError) ?? { status: ledgerError.status, body: ledgerError.toBody() };
     if (ledgerError.code === 'rate_limited') reply.headers = { 'retry-after': String(ledgerError.details.retry_after) };
   }
+  if (reply.stream) return sendStream(deps, req, res, reply, reply.stream, { requestId, log, started, route: facts.route, scope });
   const payload = reply.json ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
   const headers: Record<string, string | number> = {
     'content-type': 'application/json; charset=utf-8',
@@ -84,6 +85,31 @@ async function handle(deps: HttpDeps, router: Router, req: IncomingMessage, res:
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   deps.metrics.observeHttp(req.method ?? 'GET', facts.route, reply.status, ms / 1000);
   log.info({ method: req.method, url: req.url, status: reply.status, ms: Math.round(ms * 100) / 100, statements: scope.statements }, 'request');
+}
+
+/** A streamed reply (Reply.stream): headers first, then the body as it is produced; a failure midway destroys the response. */
+async function sendStream(
+  deps: HttpDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  reply: Reply,
+  stream: NonNullable<Reply['stream']>,
+  at: { requestId: string; log: Logger; started: bigint; route: string; scope: StatementScope },
+): Promise<void> {
+  const headers: Record<string, string | number> = { 'x-request-id': at.requestId, ...deps.cors.responseHeaders(req), ...reply.headers };
+  res.writeHead(reply.status, headers);
+  let outcome = 'complete';
+  try {
+    if (req.method === 'HEAD') res.end();
+    else await stream(res);
+  } catch (error) {
+    outcome = res.destroyed && !res.writableFinished ? 'client_gone' : 'failed';
+    if (outcome === 'failed') at.log.error({ err: error, method: req.method, url: req.url }, 'stream failed after its headers');
+    res.destroy();
+  }
+  const ms = Number(process.hrtime.bigint() - at.started) / 1e6;
+  deps.metrics.observeHttp(req.method ?? 'GET', at.route, reply.status, ms / 1000);
+  at.log.info({ method: req.method, url: req.url, status: reply.status, ms: Math.round(ms * 100) / 100, statements: at.scope.statements, stream: outcome }, 'request');
 }
 
 async function dispatch(deps: HttpDeps, router: Router, req: IncomingMessage, requestId: string, log: Logger, facts: RequestFacts): Promise<Reply> {

@@ -6,6 +6,7 @@ import { buildOpenApi } from './openapi.js';
 import { adminRoutes } from './admin.routes.js';
 import { systemRoutes } from './system.routes.js';
 import { transactionRoutes } from './transactions.routes.js';
+import { transactionSearchRoutes } from './transactions-search.routes.js';
 import { webhookRoutes } from './webhook.routes.js';
 import { assetRoutes } from './assets.routes.js';
 import { projectRoutes } from './projects.routes.js';
@@ -17,7 +18,7 @@ import { webhookEndpointRoutes } from './webhook-endpoints.routes.js';
 
 /** Every HTTP route: the REST compatibility interface, /graphql and /openapi.json. */
 export function allRoutes(services: Services, graphql: GraphQLEndpoint): Route[] {
-  const rest: Route[] = [...systemRoutes(services), ...adminRoutes(services), ...transactionRoutes(services), ...webhookRoutes(services), ...projectRoutes(services), ...assetRoutes(services), ...walletRoutes(services), ...holdRoutes(services), ...lotRoutes(services), ...eventRoutes(services), ...webhookEndpointRoutes(services)];
+  const rest: Route[] = [...systemRoutes(services), ...adminRoutes(services), ...transactionRoutes(services), ...transactionSearchRoutes(services), ...webhookRoutes(services), ...projectRoutes(services), ...assetRoutes(services), ...walletRoutes(services), ...holdRoutes(services), ...lotRoutes(services), ...eventRoutes(services), ...webhookEndpointRoutes(services)];
   const graphqlHandler: Route['handler'] = ({ req, body, principal, requestId, log }) => graphql.handle(req, body, principal, requestId, log);
   const openapi = buildOpenApi(rest);
   return [

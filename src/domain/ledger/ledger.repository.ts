@@ -64,7 +64,7 @@ const RESOLVE_GATHERING = { inFlight: 2, max: 200, splits: (error: unknown) => !
 export const receiverAddress = (walletAddress: string): string =>
   `CASE WHEN t.kind = 'expiry' THEN '${EXPIRED_ADDRESS}' ELSE coalesce(${walletAddress}, '${MINT_ADDRESS}') END`;
 
-const HISTORY_COLUMNS = `
+export const HISTORY_COLUMNS = `
   t.id, t.seq::text AS seq, t.project_id, t.asset_id, a.symbol, a.fractions, t.amount::text AS amount,
   t.from_wallet_id, t.to_wallet_id, coalesce(wf.address, '${MINT_ADDRESS}') AS from_address, ${receiverAddress('wt.address')} AS to_address,
   t.created_at, t.reverses, t.reversed_amount::text AS reversed_amount, t.reference, t.metadata`;
@@ -162,7 +162,7 @@ const recentOfWalletAsOf = (walletId: string, beforeSeq: string, limit: string, 
               ORDER BY t2.seq DESC LIMIT ${limit})
            ) u ORDER BY u.seq DESC LIMIT ${limit}`;
 
-const HISTORY_JOINS = `
+export const HISTORY_JOINS = `
   JOIN assets a ON a.id = t.asset_id
   LEFT JOIN wallets wf ON wf.id = t.from_wallet_id
   LEFT JOIN wallets wt ON wt.id = t.to_wallet_id`;
@@ -505,7 +505,7 @@ function toPostingResult(row: RawPosting): PostingResult {
   };
 }
 
-interface RawHistory {
+export interface RawHistory {
   wallet_id: string;
   id: string;
   seq: string;
@@ -526,7 +526,7 @@ interface RawHistory {
   metadata: Record<string, unknown> | null;
 }
 
-function toHistory(r: RawHistory): HistoryRow {
+export function toHistory(r: RawHistory): HistoryRow {
   return {
     walletId: r.wallet_id,
     id: r.id,

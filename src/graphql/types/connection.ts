@@ -27,8 +27,8 @@ export interface Connection<T> {
 
 const edgeTypes = new Map<string, ClassType<Edge<object>>>();
 
-/** `<Name>Edge`, one per node type. */
-function edgeType<T extends object>(name: string, node: ClassType<T>): ClassType<Edge<T>> {
+/** `<Name>Edge`, one per node type (shared by every connection over that type). */
+export function edgeType<T extends object>(name: string, node: ClassType<T>): ClassType<Edge<T>> {
   let edge = edgeTypes.get(name);
   if (!edge) {
     @ObjectType(`${name}Edge`, { simpleResolvers: true })

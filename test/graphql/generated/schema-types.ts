@@ -219,6 +219,14 @@ export type Lot = {
   remaining: Scalars['Decimal']['output'];
 };
 
+/** A metadata condition: the transaction's top-level metadata value for `key` is the string `value`, or the number or boolean whose JSON text it is. */
+export type MetadataPair = {
+  /** A top-level metadata key (1–128 characters). */
+  key: Scalars['String']['input'];
+  /** The text the value must be (or whose JSON text a number or boolean value must be), at most 1024 characters. */
+  value: Scalars['String']['input'];
+};
+
 export type Mutation = {
   __typename?: 'Mutation';
   /** POST /holds/{id}/capture: posts `amount` (default: the whole hold) and releases the rest. */
@@ -411,6 +419,8 @@ export type Project = {
   /** The owner (user id) of the project. */
   owner: Scalars['String']['output'];
   supportExchangeRate: Scalars['Boolean']['output'];
+  /** The project's transactions matching every filter given, newest first (ties by commit order), as GET /transactions/search; `balance` is the `walletId` wallet's when given, else the sender's (a seed's: the seeded wallet's). */
+  transactions: TransactionSearchConnection;
   /** Always "loyalty". */
   type: Scalars['String']['output'];
   updatedAt: Scalars['DateTime']['output'];
@@ -422,6 +432,14 @@ export type Project = {
 /** A project of the caller: its currencies (assets) and wallets. */
 export type ProjectAssetsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
+  first?: Scalars['Int']['input'];
+};
+
+
+/** A project of the caller: its currencies (assets) and wallets. */
+export type ProjectTransactionsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  filter?: InputMaybe<TransactionFilter>;
   first?: Scalars['Int']['input'];
 };
 
@@ -633,6 +651,34 @@ export type TransactionEdge = {
   node: Transaction;
 };
 
+/** Filters of Project.transactions, combined with AND (the filters of GET /transactions/search). */
+export type TransactionFilter = {
+  /** An asset symbol of the project (default: every currency). */
+  currency?: InputMaybe<Scalars['String']['input']>;
+  /** The sender: a wallet id or address of the project, or "@mint" (seeds). */
+  from?: InputMaybe<Scalars['String']['input']>;
+  /** Inclusive upper bound, major units. */
+  maxAmount?: InputMaybe<Scalars['Decimal']['input']>;
+  /** Metadata conditions, every one of which must hold. */
+  metadata?: InputMaybe<Array<MetadataPair>>;
+  /** Inclusive lower bound, major units; at most the currency's decimals (18 without `currency`). */
+  minAmount?: InputMaybe<Scalars['Decimal']['input']>;
+  /** The exact reference. */
+  reference?: InputMaybe<Scalars['String']['input']>;
+  /** References starting with this text, taken literally (`%` and `_` are no wildcards). */
+  referencePrefix?: InputMaybe<Scalars['String']['input']>;
+  /** The reversals of this transaction id. */
+  reverses?: InputMaybe<Scalars['ID']['input']>;
+  /** `date` ≥ since. */
+  since?: InputMaybe<Scalars['DateTime']['input']>;
+  /** The receiver: a wallet id or address of the project, "@expired" (expiries) or "@mint" (reversed seeds). */
+  to?: InputMaybe<Scalars['String']['input']>;
+  /** `date` < until. */
+  until?: InputMaybe<Scalars['DateTime']['input']>;
+  /** A wallet id or address of the project, on either side; `balance` is then its own. */
+  walletId?: InputMaybe<Scalars['String']['input']>;
+};
+
 /** A wallet's balance in one currency and its transactions in it, newest first (GET /transactions). */
 export type TransactionHistory = {
   __typename?: 'TransactionHistory';
@@ -641,6 +687,15 @@ export type TransactionHistory = {
   pageInfo: PageInfo;
   /** All items of the list, across pages. */
   totalCount: Scalars['Int']['output'];
+};
+
+/** A page of a project's transactions matching a filter, newest first (ties by commit order). */
+export type TransactionSearchConnection = {
+  __typename?: 'TransactionSearchConnection';
+  /** The page: each transaction and its cursor. */
+  edges: Array<TransactionEdge>;
+  /** `endCursor` is the `after` of the next page; no gaps or repeats while postings go on. */
+  pageInfo: PageInfo;
 };
 
 export type TransferInput = {

@@ -1,0 +1,186 @@
+import { pipeline, Transform, type Readable } from 'node:stream';
+import pg from 'pg';
+import QueryStream from 'pg-query-stream';
+import type { Database } from '../../db/database.js';
+import { balanceAfter, HISTORY_COLUMNS, HISTORY_JOINS, toHistory, type RawHistory } from '../ledger/ledger.repository.js';
+import type { HistoryRow } from '../ledger/ledger.types.js';
+import type { ResolvedFilter, Side } from './transaction-search.types.js';
+
+/** Positional parameters of one generated statement. */
+class Params {
+  readonly values: unknown[] = [];
+  add(value: unknown, type: string): string {
+    this.values.push(value);
+    return `$${this.values.length}::${type}`;
+  }
+}
+
+/** The exact number of minor units of a major-unit bound for row `t`'s asset (numeric: no float). */
+const minorBound = (bound: string): string => `${bound} * (SELECT power(10::numeric, x.fractions) FROM assets x WHERE x.id = t.asset_id)`;
+
+function sideCondition(column: 'from' | 'to', side: Side, params: Params): string {
+  if ('wallet' in side) return `t.${column}_wallet_id = ${params.add(side.wallet, 'uuid')}`;
+  if (column === 'from') return side.reserved === '@mint' ? `t.from_wallet_id IS NULL` : 'false';
+  // no receiving wallet: an expiry went to @expired, any other row (a seed's reversal) back to @mint
+  return side.reserved === '@expired' ? `(t.to_wallet_id IS NULL AND t.kind = 'expiry')` : `(t.to_wallet_id IS NULL AND t.kind <> 'expiry')`;
+}
+
+/**
+ * Every filter but the wallet's sides, as SQL conditions on `t`. Each one matches an index
+ * (migration 20261126150000): the project and date, a side and date, the reference
+ * (text_pattern_ops, so a prefix is a range scan), `reverses`, and metadata containment (GIN,
+ * jsonb_path_ops, over the rows that have metadata).
+ */
+function conditions(filter: ResolvedFilter, params: Params): string[] {
+  const where = [`t.project_id = ${params.add(filter.projectId, 'int')}`];
+  if (filter.from) where.push(sideCondition('from', filter.from, params));
+  if (filter.to) where.push(sideCondition('to', filter.to, params));
+  if (filter.assetId) where.push(`t.asset_id = ${params.add(filter.assetId, 'uuid')}`);
+  if (filter.minAmount !== null) where.push(`t.amount >= ${minorBound(params.add(filter.minAmount, 'numeric'))}`);
+  if (filter.maxAmount !== null) where.push(`t.amount <= ${minorBound(params.add(filter.maxAmount, 'numeric'))}`);
+  if (filter.since) where.push(`t.created_at >= ${params.add(filter.since, 'timestamptz')}`);
+  if (filter.until) where.push(`t.created_at < ${params.add(filter.until, 'timestamptz')}`);
+  if (filter.reference !== null) where.push(`t.reference = ${params.add(filter.reference, 'text')}`);
+  if (filter.referencePrefix !== null) where.push(`t.reference LIKE ${params.add(filter.referencePrefix, 'text')}`);
+  if (filter.reverses !== null) where.push(`t.reverses = ${params.add(filter.reverses, 'uuid')}`);
+  if (filter.metadata.length) where.push('t.metadata IS NOT NULL');
+  for (const pair of filter.metadata) {
+    // containment finds the candidates through the index; jsonb compares numbers by value (5.0 = 5),
+    // so the value's own JSON text (kept by the json column) decides: 5 matches "5", 5.0 "5.0"
+    const contains = pair.alternatives.map((json) => `t.metadata::jsonb @> ${params.add(json, 'jsonb')}`).join(' OR ');
+    const key = params.add(pair.key, 'text');
+    where.push(`(${contains}) AND json_typeof(t.metadata -> ${key}) IN ('string', 'number', 'boolean') AND t.metadata ->> ${key} = ${params.add(pair.value, 'text')}`);
+  }
+  if (filter.before) where.push(`(t.created_at, t.seq) < (${params.add(filter.before.date, 'timestamptz')}, ${params.add(filter.before.seq, 'bigint')})`);
+  return where;
+}
+
+const NEWEST_FIRST = 't.created_at DESC, t.seq DESC';
+
+/** The search statement (exported for the plans in docs/decisions.md and bench/search-plans.mjs). */
+export function searchStatement(filter: ResolvedFilter, limit: number): { text: string; values: unknown[] } {
+  const params = new Params();
+  const where = conditions(filter, params);
+  const n = params.add(limit, 'int');
+  let rows: string;
+  let balance: string;
+  if (filter.walletId) {
+    // Either side: each side's (wallet, date) index read newest first, then merged, so a wallet's
+    // long history is never scanned past the page (an OR would read and sort all of it).
+    const wallet = params.add(filter.walletId, 'uuid');
+    const side = (column: string) => `(SELECT t.* FROM transactions t WHERE t.${column} = ${wallet} AND ${where.join(' AND ')} ORDER BY ${NEWEST_FIRST} LIMIT ${n})`;
+    rows = `(SELECT u.* FROM (${side('from_wallet_id')} UNION ALL ${side('to_wallet_id')}) u ORDER BY u.created_at DESC, u.seq DESC LIMIT ${n})`;
+    balance = balanceAfter(wallet);
+  } else {
+    rows = `(SELECT t.* FROM transactions t WHERE ${where.join(' AND ')} ORDER BY ${NEWEST_FIRST} LIMIT ${n})`;
+    // as POST /transactions answers it: the sender's, a seed's the seeded wallet's
+    balance = 'coalesce(t.from_balance, t.to_balance)';
+  }
+  const text = `SELECT coalesce(t.from_wallet_id, t.to_wallet_id) AS wallet_id, ${HISTORY_COLUMNS}, ${balance}::text AS balance
+  FROM ${rows} t ${HISTORY_JOINS}
+ ORDER BY ${NEWEST_FIRST}`;
+  return { text, values: params.values };
+}
+
+/** The export statement: the project's transactions in a date range, oldest first, as POST /transactions shows them. */
+export function exportStatement(projectId: number, since: Date | null, until: Date | null): { text: string; values: unknown[] } {
+  const params = new Params();
+  const where = [`t.project_id = ${params.add(projectId, 'int')}`];
+  if (since) where.push(`t.created_at >= ${params.add(since, 'timestamptz')}`);
+  if (until) where.push(`t.created_at < ${params.add(until, 'timestamptz')}`);
+  const text = `SELECT coalesce(t.from_wallet_id, t.to_wallet_id) AS wallet_id, ${HISTORY_COLUMNS}, coalesce(t.from_balance, t.to_balance)::text AS balance
+  FROM transactions t ${HISTORY_JOINS}
+ WHERE ${where.join(' AND ')}
+ ORDER BY t.created_at, t.seq`;
+  return { text, values: params.values };
+}
+
+/** Rows fetched per round trip of an export's cursor: what it holds in memory at most, besides the socket's buffer. */
+const EXPORT_BATCH = 500;
+
+/** timestamptz as Date on the export's own cursor (the pool keeps them as text for the ORM). */
+const EXPORT_TYPES = {
+  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.TIMESTAMPTZ && format !== 'binary' ? (value: string) => new Date(value) : pg.types.getTypeParser(oid, format),
+};
+
+export class TransactionSearchRepository {
+  constructor(private readonly db: Database) {}
+
+  async search(filter: ResolvedFilter, limit: number): Promise<HistoryRow[]> {
+    const { text, values } = searchStatement(filter, limit);
+    const rows = await this.db.query<RawHistory>(text, values);
+    return rows.map(toHistory);
+  }
+
+  /** The caller's wallet of `projectId` named by `ref` (an id wins over an address), or null. */
+  async walletOf(projectId: number, ref: string, refAsId: string | null): Promise<string | null> {
+    const [row] = await this.db.query<{ id: string }>(
+      `SELECT id FROM wallets WHERE project_id = $1 AND (id = $2::uuid OR address = $3) ORDER BY (id = $2::uuid) DESC NULLS LAST LIMIT 1`,
+      [projectId, refAsId, ref],
+    );
+    return row?.id ?? null;
+  }
+
+  /** A currency of the project by symbol (its own asset first, else a primary asset it shares), or null. */
+  async assetOf(projectId: number, symbol: string): Promise<{ id: string; fractions: number } | null> {
+    const [row] = await this.db.query<{ id: string; fractions: number }>(
+      `SELECT a.id, a.fractions FROM projects p JOIN assets a ON a.project_id = p.id OR a.id = p.asset_id
+        WHERE p.id = $1 AND a.symbol = $2 ORDER BY (a.project_id = p.id) DESC LIMIT 1`,
+      [projectId, symbol],
+    );
+    return row ?? null;
+  }
+
+  async ownsProject(ownerId: string, projectId: number): Promise<boolean> {
+    const rows = await this.db.query(`SELECT 1 FROM projects WHERE id = $1 AND owner_id = $2`, [projectId, ownerId]);
+    return rows.length > 0;
+  }
+
+  /**
+   * The project's transactions in the range, oldest first, as a stream of rows read through a
+   * cursor, EXPORT_BATCH at a time as the consumer asks for them (back-pressure), from one
+   * snapshot: a REPEATABLE READ, READ ONLY transaction whose first statement (the ownership
+   * check) fixes it. The statement time-out of request connections is lifted for this
+   * transaction only (SET LOCAL): an export is one call however long. Null, the transaction
+   * ended, when the project is not the owner's. The connection goes back to the pool when the
+   * stream ends; destroyed — its backend ends, the cursor with it — when the stream is destroyed
+   * early (the client went away) or fails.
+   */
+  async openExport(ownerId: string, projectId: number, since: Date | null, until: Date | null): Promise<Readable | null> {
+    const client = await this.db.pool.connect();
+    let settled = false;
+    const finish = (error?: Error) => {
+      if (settled) return;
+      settled = true;
+      client.release(error ?? undefined);
+    };
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      await client.query('SET LOCAL statement_timeout = 0');
+      const owned = await client.query(`SELECT 1 FROM projects WHERE id = $1 AND owner_id = $2`, [projectId, ownerId]);
+      if (owned.rowCount === 0) {
+        await client.query('ROLLBACK');
+        finish();
+        return null;
+      }
+    } catch (error) {
+      finish(error instanceof Error ? error : new Error(String(error)));
+      throw error;
+    }
+    const { text, values } = exportStatement(projectId, since, until);
+    const source = client.query(new QueryStream(text, values, { batchSize: EXPORT_BATCH, highWaterMark: EXPORT_BATCH, types: EXPORT_TYPES }));
+    const rows = new Transform({
+      objectMode: true,
+      highWaterMark: EXPORT_BATCH,
+      transform(raw: RawHistory, _encoding, done) {
+        done(null, toHistory(raw));
+      },
+    });
+    pipeline(source, rows, (error) => {
+      if (error) return finish(error);
+      client.query('COMMIT').then(() => finish(), (commitError: Error) => finish(commitError));
+    });
+    return rows;
+  }
+}
