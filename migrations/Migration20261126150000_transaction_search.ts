@@ -6,7 +6,9 @@ import { Migration } from '@mikro-orm/migrations';
  * docs/decisions.md, bench/search-plans.mjs).
  * - project + date: the newest-first list of a project (and a narrow time range in it); read
  *   forwards, the export's oldest-first cursor.
- * - sender + date, receiver + date: `walletId` (either side, two index scans merged), `from`, `to`.
+ * - `walletId`, `from`, `to` use the as-of indexes (wallet, asset, date, seq) of
+ *   Migration20261123123000_as_of, one descent per currency of the wallet: no index of their own,
+ *   so a posting writes no more entries for them.
  * - reference with text_pattern_ops: `reference` (equality) and `referencePrefix` (a range scan,
  *   whatever the database's collation).
  * - metadata: a GIN index (jsonb_path_ops) on the jsonb of the rows that have metadata, for
@@ -16,13 +18,11 @@ import { Migration } from '@mikro-orm/migrations';
 export class Migration20261126150000_transaction_search extends Migration {
   override up(): void {
     this.addSql(`CREATE INDEX transactions_project_date_idx ON transactions (project_id, created_at, seq)`);
-    this.addSql(`CREATE INDEX transactions_from_date_idx ON transactions (from_wallet_id, created_at, seq) WHERE from_wallet_id IS NOT NULL`);
-    this.addSql(`CREATE INDEX transactions_to_date_idx ON transactions (to_wallet_id, created_at, seq) WHERE to_wallet_id IS NOT NULL`);
     this.addSql(`CREATE INDEX transactions_reference_idx ON transactions (project_id, reference text_pattern_ops) WHERE reference IS NOT NULL`);
     this.addSql(`CREATE INDEX transactions_metadata_idx ON transactions USING gin ((metadata::jsonb) jsonb_path_ops) WHERE metadata IS NOT NULL`);
   }
 
   override down(): void {
-    this.addSql(`DROP INDEX transactions_project_date_idx, transactions_from_date_idx, transactions_to_date_idx, transactions_reference_idx, transactions_metadata_idx`);
+    this.addSql(`DROP INDEX transactions_project_date_idx, transactions_reference_idx, transactions_metadata_idx`);
   }
 }

@@ -65,10 +65,18 @@ export function searchStatement(filter: ResolvedFilter, limit: number): { text: 
   let rows: string;
   let balance: string;
   if (filter.walletId) {
-    // Either side: each side's (wallet, date) index read newest first, then merged, so a wallet's
-    // long history is never scanned past the page (an OR would read and sort all of it).
+    // Either side, each of the wallet's currencies: the as-of indexes (wallet, asset, date, seq) read
+    // newest first, a page at most from each, then merged, so a wallet's long history is never
+    // scanned past the page (an OR would read and sort all of it). Reusing those indexes rather
+    // than a (wallet, date) pair of its own keeps a posting's index writes as they were.
+    // `created_at > '-infinity'` is their partial predicate (true of every row).
     const wallet = params.add(filter.walletId, 'uuid');
-    const side = (column: string) => `(SELECT t.* FROM transactions t WHERE t.${column} = ${wallet} AND ${where.join(' AND ')} ORDER BY ${NEWEST_FIRST} LIMIT ${n})`;
+    const side = (column: string) =>
+      `(SELECT s.* FROM balances b CROSS JOIN LATERAL (
+          SELECT t.* FROM transactions t
+           WHERE t.${column} = ${wallet} AND t.asset_id = b.asset_id AND t.created_at > '-infinity' AND ${where.join(' AND ')}
+           ORDER BY ${NEWEST_FIRST} LIMIT ${n}) s
+         WHERE b.wallet_id = ${wallet})`;
     rows = `(SELECT u.* FROM (${side('from_wallet_id')} UNION ALL ${side('to_wallet_id')}) u ORDER BY u.created_at DESC, u.seq DESC LIMIT ${n})`;
     balance = balanceAfter(wallet);
   } else {
