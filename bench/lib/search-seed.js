@@ -34,6 +34,8 @@ export async function createProject(pool, owner = 'search-bench') {
       [projectId, owner, WALLETS],
     )
   ).rows;
+  // every wallet holds the asset, as a posting would have left it (search by wallet reads its currencies here)
+  await pool.query(`INSERT INTO balances (wallet_id, asset_id, project_id) SELECT id, $1, $2 FROM wallets WHERE project_id = $2`, [assetId, projectId]);
   return { apiKey, owner, projectId, assetId, wallets };
 }
 
