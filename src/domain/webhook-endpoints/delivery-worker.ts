@@ -200,6 +200,9 @@ export class DeliveryWorker {
     // claims refill slots in batches (a claim per freed slot would cost a statement per attempt)
     const free = this.options.concurrency - this.sending;
     if (this.stopped || (free < Math.ceil(this.options.concurrency / 4) && this.sending > 0)) return; // a finishing request wakes the worker
+    const earliest = await this.repository.earliestDue();
+    if (!earliest) return;
+    if (!earliest.due) return this.wakeIn(earliest.at.getTime() - Date.now());
     const limits = { slots: free, perEndpoint: ENDPOINT_IN_FLIGHT, perProject: this.projectShare, inFlightByProject: this.sendingByProject };
     const { jobs, nextDueAt } = await this.repository.claim(limits, randomUUID(), this.options.leaseMs);
     if (jobs.length > 0) await this.begin(jobs);

@@ -102,6 +102,19 @@ export class DeliveryRepository {
   }
 
   /**
+   * When the earliest job falls due (a lease running out counts), and whether that is now; null
+   * when there is no job. One probe of webhook_jobs_due_idx, so a pass with nothing due (every
+   * pass woken by a posting's event on a ledger without endpoints) costs one statement instead
+   * of the claim's transaction.
+   */
+  async earliestDue(): Promise<{ at: Date; due: boolean } | null> {
+    const [row] = await this.db.query<{ at: Date | null; due: boolean | null }>(
+      `${WORKER_SQL_TAG} SELECT min(next_attempt_at) AS at, min(next_attempt_at) <= now() AS due FROM webhook_jobs`,
+    );
+    return row?.at ? { at: row.at, due: row.due === true } : null;
+  }
+
+  /**
    * Leases due jobs to `leaseToken`, fairly (CONTRACT §18): their next_attempt_at moves `leaseMs`
    * ahead, so no other instance takes them meanwhile, and they are due again if this one dies
    * holding them. An attempt in flight is a job under a lease that has not run out.
