@@ -4,6 +4,7 @@ import { stringify } from 'csv-stringify';
 import { z } from 'zod';
 import { AS_OF_FORMAT } from '../domain/ledger/as-of.rules.js';
 import type { HistoryRow } from '../domain/ledger/ledger.types.js';
+import type { TransactionFilter } from '../domain/search/transaction-search.types.js';
 import { parseInstant } from '../domain/shared/instant.js';
 import { route, type Route } from '../http/route.js';
 import type { Services } from '../services.js';
@@ -60,23 +61,8 @@ const SEARCH_FIELDS = Object.fromEntries(
   ['projectId', 'walletId', 'from', 'to', 'currency', 'minAmount', 'maxAmount', 'since', 'until', 'reference', 'referencePrefix', 'reverses', 'limit', 'after'].map((k) => [k, true]),
 );
 
-interface SearchParams {
-  projectId: number;
-  walletId?: string;
-  from?: string;
-  to?: string;
-  currency?: string;
-  minAmount?: string;
-  maxAmount?: string;
-  since?: Date;
-  until?: Date;
-  reference?: string;
-  referencePrefix?: string;
-  reverses?: string;
-  limit: number;
-  after?: string;
-  metadata: { key: string; value: string }[];
-}
+/** The query, parsed: the domain's filter (every metadata pair given) and the page. */
+type SearchParams = Required<Pick<TransactionFilter, 'metadata'>> & Omit<TransactionFilter, 'metadata'> & { limit: number; after?: string };
 
 const ExportQuery = z.strictObject({
   projectId: ProjectIdQuery,
