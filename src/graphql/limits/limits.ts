@@ -33,7 +33,7 @@ export const DEFAULT_LIMITS: GraphQLLimits = {
   maxAliases: 30,
   maxCost: 10_000,
   maxTokens: 5_000,
-  maxSelections: 500,
+  maxSelections: 250,
   maxPageSize: 100,
 };
 
