@@ -73,6 +73,7 @@ export function holdRoutes({ holds }: Services): Route[] {
       body: CreateHoldBody,
       query: DryRunQuery,
       doc: {
+        operationId: 'createHold',
         summary: "Reserve an amount of the sender's available funds for a later capture or void (nothing is posted)",
         tag: 'holds',
         response: { status: 201, schema: CreateHoldReply },
@@ -89,6 +90,7 @@ export function holdRoutes({ holds }: Services): Route[] {
       body: CaptureBody,
       query: DryRunQuery,
       doc: {
+        operationId: 'captureHold',
         summary: "Post the hold (or `amount` of it) from → to and release the rest (balance: the sender's)",
         tag: 'holds',
         response: { status: 201, schema: CaptureReply },
@@ -107,6 +109,7 @@ export function holdRoutes({ holds }: Services): Route[] {
       params: HoldIdParams,
       body: VoidBody,
       doc: {
+        operationId: 'voidHold',
         summary: 'Release a pending hold',
         tag: 'holds',
         response: { status: 200, schema: z.object({ hold: HoldBody }) },
@@ -119,7 +122,7 @@ export function holdRoutes({ holds }: Services): Route[] {
       path: '/holds/{id}',
       auth: 'api_key',
       params: HoldIdParams,
-      doc: { summary: 'One hold', tag: 'holds', response: { status: 200, schema: z.object({ hold: HoldBody }) }, errors: ['validation_error', 'not_found'] },
+      doc: { operationId: 'getHold', summary: 'One hold', tag: 'holds', response: { status: 200, schema: z.object({ hold: HoldBody }) }, errors: ['validation_error', 'not_found'] },
       handler: async ({ principal, params }) => ({ status: 200, body: { hold: holdJson(await holds.get(principal, params.id)) } }),
     }),
     route({
@@ -128,6 +131,7 @@ export function holdRoutes({ holds }: Services): Route[] {
       auth: 'api_key',
       query: HoldListQuery,
       doc: {
+        operationId: 'listHolds',
         summary: "A project's holds, newest first; walletId (id or address) matches either side",
         tag: 'holds',
         response: { status: 200, schema: z.object({ holds: z.array(HoldBody), pagination: PaginationBody }) },

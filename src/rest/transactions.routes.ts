@@ -29,6 +29,7 @@ export function transactionRoutes({ ledger }: Services): Route[] {
       body: TransferBody,
       query: DryRunQuery,
       doc: {
+        operationId: 'createTransaction',
         summary: 'Transfer between two wallets of a project (balance: the sender’s resulting balance)',
         tag: 'transactions',
         response: { status: 201, schema: TransferReply },
@@ -44,6 +45,7 @@ export function transactionRoutes({ ledger }: Services): Route[] {
       body: SeedBody,
       query: DryRunQuery,
       doc: {
+        operationId: 'seedTransaction',
         summary: 'Mint into a system wallet from @mint',
         tag: 'transactions',
         response: { status: 201, schema: SeedReply },
@@ -59,6 +61,7 @@ export function transactionRoutes({ ledger }: Services): Route[] {
       body: BatchBody,
       query: DryRunQuery,
       doc: {
+        operationId: 'createTransactionBatch',
         summary: '1–100 transfers in one database transaction, in order: all post or none does (a refusal names the leg in details.index)',
         tag: 'transactions',
         response: { status: 201, schema: BatchReply },
@@ -75,6 +78,7 @@ export function transactionRoutes({ ledger }: Services): Route[] {
       body: ReverseBody,
       query: DryRunQuery,
       doc: {
+        operationId: 'reverseTransaction',
         summary: 'Reverse a transaction (all that is still reversible, or `amount`): from its receiver back to its sender, @mint for a seed',
         tag: 'transactions',
         response: { status: 201, schema: TransferReply },
@@ -90,6 +94,7 @@ export function transactionRoutes({ ledger }: Services): Route[] {
       auth: 'api_key',
       query: HistoryQuery,
       doc: {
+        operationId: 'listWalletTransactions',
         summary:
           'A wallet’s balance in one currency and its transactions in it, newest first; with `asOf`, as they were at that instant (balance and total after the last transaction at or before it)',
         tag: 'transactions',

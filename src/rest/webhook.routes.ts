@@ -18,6 +18,7 @@ export function webhookRoutes({ webhook }: Services): Route[] {
       auth: 'api_key',
       body: WebhookBody,
       doc: {
+        operationId: 'receiveInboundWebhook',
         summary: 'Inbound webhook: flows reward and redeem post a transfer; other flows are recorded',
         tag: 'webhook',
         response: { status: 200, schema: z.object({ success: z.boolean(), message: z.string() }) },
