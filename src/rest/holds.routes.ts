@@ -17,9 +17,9 @@ const CreateHoldBody = z.strictObject({
   expiresIn: ExpiresInRule.optional(),
   reference: Reference.optional(),
   metadata: Metadata.optional(),
-});
-const CaptureBody = z.strictObject({ projectId: ProjectId, amount: Amount.optional() });
-const VoidBody = z.strictObject({ projectId: ProjectId });
+}).meta({ id: 'CreateHoldRequest' });
+const CaptureBody = z.strictObject({ projectId: ProjectId, amount: Amount.optional() }).meta({ id: 'CaptureHoldRequest' });
+const VoidBody = z.strictObject({ projectId: ProjectId }).meta({ id: 'VoidHoldRequest' });
 const HoldIdParams = z.strictObject({ id: Uuid });
 const HoldListQuery = z.strictObject({ projectId: ProjectIdQuery, walletId: WalletRef.optional(), status: z.enum(HOLD_STATUSES).optional(), ...PageQuery });
 
@@ -42,8 +42,8 @@ export const HoldBody = z
   })
   .meta({ id: 'Hold' });
 
-const CreateHoldReply = z.object({ hold: HoldBody });
-const CaptureReply = z.object({ transaction: TransactionBody, hold: HoldBody });
+const CreateHoldReply = z.object({ hold: HoldBody }).meta({ id: 'HoldResult' });
+const CaptureReply = z.object({ transaction: TransactionBody, hold: HoldBody }).meta({ id: 'CaptureResult' });
 
 export function holdJson(hold: HoldView) {
   return {

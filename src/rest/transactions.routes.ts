@@ -7,18 +7,18 @@ import { balanceAsOfJson, balanceJson, pagination, transactionJson } from './pre
 import { Amount, AsOfQuery, BalanceAsOfBody, BalanceBody, Metadata, PageQuery, PaginationBody, ProjectId, ProjectIdQuery, Reference, Symbol, TransactionBody, Uuid, WalletRef } from './schemas.js';
 
 const Annotations = { reference: Reference.optional(), metadata: Metadata.optional() };
-const TransferBody = z.strictObject({ amount: Amount, currency: Symbol, from: WalletRef, to: WalletRef, projectId: ProjectId, ...Annotations });
-const SeedBody = z.strictObject({ amount: Amount, currency: Symbol, projectId: ProjectId, to: WalletRef, ...Annotations });
-const LegBody = z.strictObject({ amount: Amount, currency: Symbol, from: WalletRef, to: WalletRef, ...Annotations });
-const BatchBody = z.strictObject({ projectId: ProjectId, transfers: z.array(LegBody).min(1).max(MAX_BATCH_LEGS) });
-const ReverseBody = z.strictObject({ projectId: ProjectId, amount: Amount.optional(), ...Annotations });
+const TransferBody = z.strictObject({ amount: Amount, currency: Symbol, from: WalletRef, to: WalletRef, projectId: ProjectId, ...Annotations }).meta({ id: 'TransferRequest' });
+const SeedBody = z.strictObject({ amount: Amount, currency: Symbol, projectId: ProjectId, to: WalletRef, ...Annotations }).meta({ id: 'SeedRequest' });
+const LegBody = z.strictObject({ amount: Amount, currency: Symbol, from: WalletRef, to: WalletRef, ...Annotations }).meta({ id: 'BatchLeg' });
+const BatchBody = z.strictObject({ projectId: ProjectId, transfers: z.array(LegBody).min(1).max(MAX_BATCH_LEGS) }).meta({ id: 'BatchRequest' });
+const ReverseBody = z.strictObject({ projectId: ProjectId, amount: Amount.optional(), ...Annotations }).meta({ id: 'ReverseRequest' });
 const IdParams = z.strictObject({ id: Uuid });
 const HistoryQuery = z.strictObject({ walletId: WalletRef, projectId: ProjectIdQuery.optional(), currency: Symbol.optional(), reference: Reference.optional(), asOf: AsOfQuery.optional(), ...PageQuery });
-const HistoryBody = z.object({ balance: BalanceBody, pagination: PaginationBody, transactions: z.array(TransactionBody) });
-const TransferReply = z.object({ transaction: TransactionBody });
-const SeedReply = z.object({ transaction: z.array(TransactionBody) });
-const BatchReply = z.object({ transactions: z.array(TransactionBody) });
-const HistoryAsOfBody = z.object({ balance: BalanceAsOfBody, pagination: PaginationBody, transactions: z.array(TransactionBody) });
+const HistoryBody = z.object({ balance: BalanceBody, pagination: PaginationBody, transactions: z.array(TransactionBody) }).meta({ id: 'WalletHistory' });
+const TransferReply = z.object({ transaction: TransactionBody }).meta({ id: 'TransactionResult' });
+const SeedReply = z.object({ transaction: z.array(TransactionBody) }).meta({ id: 'SeedResult' });
+const BatchReply = z.object({ transactions: z.array(TransactionBody) }).meta({ id: 'BatchResult' });
+const HistoryAsOfBody = z.object({ balance: BalanceAsOfBody, pagination: PaginationBody, transactions: z.array(TransactionBody) }).meta({ id: 'WalletHistoryAsOf' });
 
 export function transactionRoutes({ ledger }: Services): Route[] {
   return [

@@ -10,7 +10,7 @@ const CreateEndpointBody = z.strictObject({
   projectId: ProjectId,
   url: WebhookUrlRule.meta({ description: 'http(s); loopback and private addresses are refused unless LEDGER_WEBHOOK_ALLOW_PRIVATE=true' }),
   types: EventTypesRule.optional().meta({ description: 'The event types to receive; absent: all seven' }),
-});
+}).meta({ id: 'CreateWebhookEndpointRequest' });
 const EndpointIdParams = z.strictObject({ id: Uuid });
 const EndpointListQuery = z.strictObject({ projectId: ProjectIdQuery, ...PageQuery });
 const DeliveryListQuery = z.strictObject(PageQuery);

@@ -8,7 +8,7 @@ const WebhookBody = z.strictObject({
   flowId: FlowIdRule,
   projectId: ProjectId,
   values: z.record(z.string(), z.unknown()),
-});
+}).meta({ id: 'InboundWebhookRequest' });
 
 export function webhookRoutes({ webhook }: Services): Route[] {
   return [
