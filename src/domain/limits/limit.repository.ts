@@ -124,6 +124,6 @@ function toLimit(r: RawLimit): LimitView {
     direction: r.direction,
     amount: BigInt(r.amount),
     windowSeconds: r.window_seconds,
-    createdAt: r.created_at,
+    createdAt: new Date(r.created_at),
   };
 }
