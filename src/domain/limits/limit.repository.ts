@@ -50,20 +50,6 @@ export class LimitRepository {
     return { rows: rows.map(toLimit), total: Number(count.n) };
   }
 
-  /** A page of a project's limits after the keyset `after` (a seq; GraphQL), oldest first, with the total. */
-  async listAfter(projectId: number, walletId: string | null, first: number, after: string | null): Promise<{ rows: (LimitView & { seq: string })[]; total: number }> {
-    const [rows, [count]] = await Promise.all([
-      this.db.query<RawLimit & { seq: string }>(
-        `SELECT ${LIMIT_COLUMNS}, l.seq::text AS seq FROM limits l JOIN assets a ON a.id = l.asset_id
-          WHERE l.project_id = $1 AND ($2::uuid IS NULL OR l.wallet_id = $2) AND ($3::bigint IS NULL OR l.seq > $3)
-          ORDER BY l.seq LIMIT $4`,
-        [projectId, walletId, after, first],
-      ),
-      this.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM limits WHERE project_id = $1 AND ($2::uuid IS NULL OR wallet_id = $2)`, [projectId, walletId]),
-    ]);
-    return { rows: rows.map((r) => ({ ...toLimit(r), seq: r.seq })), total: Number(count.n) };
-  }
-
   /** Deletes the owner's limit (and uncounts it on its asset); false when it has none by that id. */
   async delete(ownerId: string, id: string): Promise<boolean> {
     const rows = await this.db.query(

@@ -13,7 +13,8 @@ export const CreateLimitRules = z.object({
   projectId: ProjectIdRule,
   currency: CurrencyRule,
   direction: DirectionRule,
-  amount: AmountRule,
+  // a GraphQL Decimal arrives as text; toMinor checks it against the asset's fractions
+  amount: z.union([AmountRule, z.string().min(1).max(400)]),
   windowSeconds: WindowSecondsRule,
   walletId: WalletRefRule.nullish(),
 });

@@ -48,13 +48,6 @@ export class LimitService {
     return { items: rows, total };
   }
 
-  /** The same list by keyset (GraphQL): `after` a limit's position. */
-  async listAfter(principal: Principal, query: LimitListQuery, first: number, after: string | null): Promise<{ items: (LimitView & { seq: string })[]; total: number; hasMore: boolean }> {
-    const filter = await this.filter(principal, query);
-    const { rows, total } = await this.limits.listAfter(filter.projectId, filter.walletId, first + 1, after);
-    return { items: rows.slice(0, first), total, hasMore: rows.length > first };
-  }
-
   async delete(principal: Principal, id: string): Promise<{ id: string; deleted: true }> {
     checkField('id', UuidRule, id);
     if (!(await this.limits.delete(principal.ownerId, id.toLowerCase()))) throw notFound('limit', id);
