@@ -15,8 +15,9 @@ import { Migration } from '@mikro-orm/migrations';
  *   sender's `from_debited` and the receiver's `to_credited` after it. What a wallet moved in a
  *   window is the total now minus the total on its last transaction dated at or before the
  *   window's start: one descent of an as-of index, whatever the number of movements in the window.
- *   Every row with a side carries its total (uncounted kinds carry it unchanged), so the last row
- *   before the window's start always answers; the CHECKs make a writer that forgets it fail.
+ *   Every row the posting routines write with a side carries its total (uncounted kinds carry it
+ *   unchanged), so the last row before the window's start always answers. No CHECK enforces it:
+ *   the benchmarks' baseline and several tests insert transactions by SQL (docs/decisions.md).
  *   Backfilled here from the history in `seq` order, under the ALTER TABLE's lock.
  * - `holds_pending_created_idx`: a wallet's pending holds as sender by creation date, for the
  *   pending holds of a debit limit's used (limits_used.sql: only holds older than the window or
@@ -64,10 +65,6 @@ export class Migration20261126170000_limits extends Migration {
                               AND t.kind IN ('transfer', 'seed', 'capture')), 0),
         credited = coalesce((SELECT sum(t.amount) FROM transactions t WHERE t.to_wallet_id = b.wallet_id AND t.asset_id = b.asset_id
                               AND t.kind IN ('transfer', 'seed', 'capture')), 0)`);
-    this.addSql(`
-      ALTER TABLE transactions
-        ADD CONSTRAINT transactions_from_debited_check CHECK ((from_wallet_id IS NULL) = (from_debited IS NULL)),
-        ADD CONSTRAINT transactions_to_credited_check CHECK ((to_wallet_id IS NULL) = (to_credited IS NULL))`);
     this.addSql(`CREATE INDEX holds_pending_created_idx ON holds (project_id, from_wallet_id, asset_id, created_at) INCLUDE (amount, expires_at) WHERE status = 'pending'`);
     this.addSql(`DROP FUNCTION IF EXISTS ledger_move(integer, uuid, uuid, uuid, bigint, text, text, uuid, text, json, uuid, uuid, bigint, timestamp with time zone)`);
   }
