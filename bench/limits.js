@@ -41,6 +41,8 @@ try {
   const adminToken = 'limits-admin-token';
   service = await startServer('service', [...serviceNodeFlags(), 'dist/src/main.js'], {
     DATABASE_URL: url, PORT: String(await freePort()), HOST: '127.0.0.1', LEDGER_ADMIN_TOKEN: adminToken, LOG_LEVEL: 'warn', LEDGER_EXPOSE_STATEMENT_COUNT: 'true',
+    // seeding 1,000 wallets on a busy machine may pass the 5 s default; the runs never come near it
+    LEDGER_STATEMENT_TIMEOUT_MS: '60000',
   });
   const fixture = await seedService(service.url, adminToken, { log: say });
   const auth = { api_key: fixture.apiKey };

@@ -25,6 +25,28 @@ import { Migration } from '@mikro-orm/migrations';
  * - ledger_move gains `OUT detail` (the refusal's limitId and remaining): a return type cannot be
  *   replaced, so the old one is dropped here and src/domain/ledger/ledger_move.sql reinstalls it.
  */
+/** The running totals of the history already posted, in `seq` order (exported for test/db/migration-limits.test.ts). */
+export const BACKFILL_TRANSACTIONS = `
+      UPDATE transactions t SET from_debited = n.debited, to_credited = n.credited
+        FROM (SELECT id, max(total) FILTER (WHERE sent) AS debited, max(total) FILTER (WHERE NOT sent) AS credited
+                FROM (SELECT id, sent, sum(counted) OVER (PARTITION BY wallet_id, asset_id, sent ORDER BY seq) AS total
+                        FROM (SELECT id, from_wallet_id AS wallet_id, asset_id, seq, true AS sent,
+                                     CASE WHEN kind IN ('transfer', 'seed', 'capture') THEN amount ELSE 0 END AS counted
+                                FROM transactions WHERE from_wallet_id IS NOT NULL
+                              UNION ALL
+                              SELECT id, to_wallet_id, asset_id, seq, false,
+                                     CASE WHEN kind IN ('transfer', 'seed', 'capture') THEN amount ELSE 0 END
+                                FROM transactions WHERE to_wallet_id IS NOT NULL) legs) running
+               GROUP BY id) n
+       WHERE n.id = t.id`;
+
+export const BACKFILL_BALANCES = `
+      UPDATE balances b SET
+        debited = coalesce((SELECT sum(t.amount) FROM transactions t WHERE t.from_wallet_id = b.wallet_id AND t.asset_id = b.asset_id
+                              AND t.kind IN ('transfer', 'seed', 'capture')), 0),
+        credited = coalesce((SELECT sum(t.amount) FROM transactions t WHERE t.to_wallet_id = b.wallet_id AND t.asset_id = b.asset_id
+                              AND t.kind IN ('transfer', 'seed', 'capture')), 0)`;
+
 export class Migration20261126170000_limits extends Migration {
   override up(): void {
     this.addSql(`
@@ -41,30 +63,12 @@ export class Migration20261126170000_limits extends Migration {
       )`);
     this.addSql(`CREATE INDEX limits_applying_idx ON limits (project_id, asset_id, direction, wallet_id, seq)`);
     this.addSql(`CREATE INDEX limits_project_idx ON limits (project_id, seq)`);
-    this.addSql(`CREATE INDEX limits_wallet_idx ON limits (wallet_id, seq) WHERE wallet_id IS NOT NULL`);
     this.addSql(`ALTER TABLE assets ADD COLUMN limit_count integer NOT NULL DEFAULT 0 CHECK (limit_count >= 0)`);
 
     this.addSql(`ALTER TABLE balances ADD COLUMN debited bigint NOT NULL DEFAULT 0, ADD COLUMN credited bigint NOT NULL DEFAULT 0`);
     this.addSql(`ALTER TABLE transactions ADD COLUMN from_debited bigint, ADD COLUMN to_credited bigint`);
-    this.addSql(`
-      UPDATE transactions t SET from_debited = n.debited, to_credited = n.credited
-        FROM (SELECT id, max(total) FILTER (WHERE sent) AS debited, max(total) FILTER (WHERE NOT sent) AS credited
-                FROM (SELECT id, sent, sum(counted) OVER (PARTITION BY wallet_id, asset_id, sent ORDER BY seq) AS total
-                        FROM (SELECT id, from_wallet_id AS wallet_id, asset_id, seq, true AS sent,
-                                     CASE WHEN kind IN ('transfer', 'seed', 'capture') THEN amount ELSE 0 END AS counted
-                                FROM transactions WHERE from_wallet_id IS NOT NULL
-                              UNION ALL
-                              SELECT id, to_wallet_id, asset_id, seq, false,
-                                     CASE WHEN kind IN ('transfer', 'seed', 'capture') THEN amount ELSE 0 END
-                                FROM transactions WHERE to_wallet_id IS NOT NULL) legs) running
-               GROUP BY id) n
-       WHERE n.id = t.id`);
-    this.addSql(`
-      UPDATE balances b SET
-        debited = coalesce((SELECT sum(t.amount) FROM transactions t WHERE t.from_wallet_id = b.wallet_id AND t.asset_id = b.asset_id
-                              AND t.kind IN ('transfer', 'seed', 'capture')), 0),
-        credited = coalesce((SELECT sum(t.amount) FROM transactions t WHERE t.to_wallet_id = b.wallet_id AND t.asset_id = b.asset_id
-                              AND t.kind IN ('transfer', 'seed', 'capture')), 0)`);
+    this.addSql(BACKFILL_TRANSACTIONS);
+    this.addSql(BACKFILL_BALANCES);
     this.addSql(`CREATE INDEX holds_pending_created_idx ON holds (project_id, from_wallet_id, asset_id, created_at) INCLUDE (amount, expires_at) WHERE status = 'pending'`);
     this.addSql(`DROP FUNCTION IF EXISTS ledger_move(integer, uuid, uuid, uuid, bigint, text, text, uuid, text, json, uuid, uuid, bigint, timestamp with time zone)`);
   }
