@@ -78,7 +78,7 @@ export function holdRoutes({ holds }: Services): Route[] {
         tag: 'holds',
         response: { status: 201, schema: CreateHoldReply },
         dryRun: dryRunBody(CreateHoldReply),
-        errors: ['not_found', 'insufficient_funds', 'wallet_inactive', 'conflict'],
+        errors: ['not_found', 'insufficient_funds', 'wallet_inactive', 'limit_exceeded', 'conflict'],
       },
       handler: async ({ principal, body, query: { dryRun } }) => postedReply(dryRun, { hold: holdJson(await holds.create(principal, body, { dryRun })) }),
     }),
@@ -95,7 +95,7 @@ export function holdRoutes({ holds }: Services): Route[] {
         tag: 'holds',
         response: { status: 201, schema: CaptureReply },
         dryRun: dryRunBody(CaptureReply),
-        errors: ['not_found', 'wallet_inactive', 'hold_expired', 'hold_not_pending', 'conflict'],
+        errors: ['not_found', 'wallet_inactive', 'hold_expired', 'hold_not_pending', 'limit_exceeded', 'conflict'],
       },
       handler: async ({ principal, params, body, query: { dryRun } }) => {
         const { transaction, hold } = await holds.capture(principal, params.id, body, { dryRun });

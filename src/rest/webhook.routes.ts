@@ -22,7 +22,7 @@ export function webhookRoutes({ webhook }: Services): Route[] {
         summary: 'Inbound webhook: flows reward and redeem post a transfer; other flows are recorded',
         tag: 'webhook',
         response: { status: 200, schema: z.object({ success: z.boolean(), message: z.string() }) },
-        errors: ['not_found', 'insufficient_funds', 'wallet_inactive', 'conflict'],
+        errors: ['not_found', 'insufficient_funds', 'wallet_inactive', 'limit_exceeded', 'conflict'],
       },
       handler: async ({ principal, body }) => ({ status: 200, body: await webhook.handle(principal, body) }),
     }),

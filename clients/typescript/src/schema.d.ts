@@ -523,6 +523,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A project's limits, oldest first; with walletId, that wallet's own limits only */
+        get: operations["listLimits"];
+        put?: never;
+        /** Limit what a wallet (or every customer wallet of the project) may send or receive in a sliding window; postings that would pass it answer 409 limit_exceeded. At most 50 limits per project (403 quota_exceeded) */
+        post: operations["createLimit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/limits/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a limit: it binds no posting from now on */
+        delete: operations["deleteLimit"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wallets/{id}/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The limits that apply to the wallet now, for every currency and direction, with what it used of each and what remains */
+        get: operations["getWalletLimits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "transaction.posted": {
@@ -1016,6 +1068,34 @@ export interface components {
             responseStatus: number | null;
             error: string | null;
             created_at: string;
+        };
+        Limit: {
+            id: string;
+            projectId: number;
+            /** @description null: every customer wallet of the project */
+            walletId: string | null;
+            currency: string;
+            /** @enum {string} */
+            direction: "debit" | "credit";
+            amount: number;
+            windowSeconds: number;
+            created_at: string;
+        };
+        LimitUsage: {
+            id: string;
+            projectId: number;
+            /** @description null: every customer wallet of the project */
+            walletId: string | null;
+            currency: string;
+            /** @enum {string} */
+            direction: "debit" | "credit";
+            amount: number;
+            windowSeconds: number;
+            created_at: string;
+            /** @description Counted movements in the window, plus (debit) pending holds created in it */
+            used: number;
+            /** @description amount − used, never below 0 */
+            remaining: number;
         };
         TransactionPostedWebhook: {
             /** @description The event id (also `webhook-id`). */
@@ -1575,7 +1655,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description insufficient_funds, wallet_inactive, conflict, idempotency_in_progress */
+            /** @description insufficient_funds, wallet_inactive, limit_exceeded, conflict, idempotency_in_progress */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1706,7 +1786,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description wallet_inactive, conflict, idempotency_in_progress */
+            /** @description wallet_inactive, limit_exceeded, conflict, idempotency_in_progress */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1837,7 +1917,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description insufficient_funds, wallet_inactive, conflict, idempotency_in_progress */
+            /** @description insufficient_funds, wallet_inactive, limit_exceeded, conflict, idempotency_in_progress */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2266,7 +2346,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description insufficient_funds, wallet_inactive, conflict, idempotency_in_progress */
+            /** @description insufficient_funds, wallet_inactive, limit_exceeded, conflict, idempotency_in_progress */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3790,7 +3870,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description insufficient_funds, wallet_inactive, conflict, idempotency_in_progress */
+            /** @description insufficient_funds, wallet_inactive, limit_exceeded, conflict, idempotency_in_progress */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3924,7 +4004,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description wallet_inactive, hold_expired, hold_not_pending, conflict, idempotency_in_progress */
+            /** @description wallet_inactive, hold_expired, hold_not_pending, limit_exceeded, conflict, idempotency_in_progress */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4662,6 +4742,387 @@ export interface operations {
                     "application/json": {
                         deliveries: components["schemas"]["WebhookDelivery"][];
                         pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description timeout */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listLimits: {
+        parameters: {
+            query: {
+                projectId: string;
+                walletId?: string;
+                page?: string;
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        limits: components["schemas"]["Limit"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description timeout */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createLimit: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    projectId: number;
+                    currency: string;
+                    /**
+                     * @description `debit`: money leaving the wallet; `credit`: money arriving
+                     * @enum {string}
+                     */
+                    direction: "debit" | "credit";
+                    /** @description The most the wallet may move in the window (major units) */
+                    amount: number | unknown;
+                    /** @description The window, in seconds: (now − windowSeconds, now] */
+                    windowSeconds: number;
+                    /** @description One wallet of the project (id or address); absent: every customer wallet of the project */
+                    walletId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        limit: components["schemas"]["Limit"];
+                    };
+                };
+            };
+            /** @description validation_error, invalid_json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description quota_exceeded */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_in_progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reuse */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description timeout */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteLimit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @constant */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description timeout */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWalletLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        limits: components["schemas"]["LimitUsage"][];
                     };
                 };
             };
