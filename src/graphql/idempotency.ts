@@ -27,10 +27,18 @@ export async function idempotent<T>(ctx: GraphQLContext, mutation: string, key: 
   return reply.body as T;
 }
 
+/** Every mutation's optional `idempotencyKey` argument. */
+export const IDEMPOTENCY_KEY_ARG = {
+  nullable: true,
+  description:
+    'Makes the mutation safe to retry: 1–255 characters, scoped to you, kept at least 24 h. The same mutation with JSON-equal arguments and this key replays the first answer (a refusal included) and runs nothing again; other arguments: `idempotency_key_reuse`; while the first is still running: `idempotency_in_progress`.',
+} as const;
+
 /** The `dryRun` argument of the six posting mutations (CONTRACT §24). */
 export const DRY_RUN_ARG = {
   nullable: true,
-  description: 'true: every check runs against the current state and the usual payload comes back, but nothing is written (its ids are never stored; idempotencyKey is ignored).',
+  description:
+    'true: every check runs against the current state and the answer is the one the real call would give (a refusal the same error), but nothing is written: its ids are never stored (reading one is `not_found`), no event is sent, and `idempotencyKey` is ignored. Absent or false: a real call.',
 } as const;
 
 /** A mutation's idempotency key, none on a dry run: a dry run neither reads nor writes an idempotency record. */

@@ -7,10 +7,10 @@ import type { GraphQLContext } from './context.js';
 
 @ArgsType()
 export class PageArgs {
-  @Field(() => Int, { defaultValue: 20, description: 'Page size, 0 to 100.' })
+  @Field(() => Int, { defaultValue: 20, description: 'How many items the page holds at most, 0 to 100 (else `validation_error`); 0: no edges, but `pageInfo` (and `totalCount` where the connection has one).' })
   first!: number;
 
-  @Field(() => String, { nullable: true, description: "The `endCursor` of the previous page." })
+  @Field(() => String, { nullable: true, description: "Read the items that follow this cursor: the previous page's `pageInfo.endCursor` (or any edge's `cursor`), passed back as is. Absent: from the start." })
   after?: string | null;
 }
 

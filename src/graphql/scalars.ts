@@ -13,7 +13,8 @@ import { parseInstant } from '../domain/shared/instant.js';
  */
 export const DecimalScalar = new GraphQLScalarType<string | number, string>({
   name: 'Decimal',
-  description: 'A decimal number in major units, printed as a string (e.g. "12.5"). Input: a string or a number.',
+  description:
+    'An amount of money in major units of its currency, printed as a string without exponent and without trailing zeros (1250 minor units of a 2-decimal asset: "12.5"), so that no amount passes through a float. Input: a string or a number ("12.50", 12.5), with at most the asset\'s decimals.',
   serialize(value) {
     if (typeof value === 'string') return value;
     if (typeof value === 'number' && Number.isFinite(value)) return String(value);
@@ -47,6 +48,8 @@ function numberText(text: string, ast?: ValueNode): string {
  */
 export const JSONObjectScalar = new GraphQLScalarType({
   ...GraphQLJSONObject.toConfig(),
+  description:
+    'A JSON object (metadata, webhook values). In a document literal, a number must be exactly what a double says it is; pass the object in a variable to keep every digit of any number.',
   parseLiteral(ast, variables) {
     if (ast.kind !== Kind.OBJECT) throw new GraphQLError('JSONObject cannot represent non-object value', { nodes: [ast] });
     return literalObject(ast, variables);
@@ -113,4 +116,4 @@ export const DateTimeScalar = new GraphQLScalarType<Date, string>({
 });
 
 /** Any JSON value: an event's `data`, the resource exactly as REST shows it (CONTRACT §16). */
-export const JSONScalar = new GraphQLScalarType({ ...GraphQLJSON.toConfig(), name: 'JSON' });
+export const JSONScalar = new GraphQLScalarType({ ...GraphQLJSON.toConfig(), name: 'JSON', description: 'Any JSON value (an object, an array, a string, a number, a boolean or null).' });

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { buildSchema, createResolversMap, type PubSub } from 'type-graphql';
 import { buildSubgraphSchema } from '@apollo/subgraph';
-import { printSchemaWithDirectives } from '@graphql-tools/utils';
-import { parse, type GraphQLSchema } from 'graphql';
+import { MapperKind, mapSchema, printSchemaWithDirectives } from '@graphql-tools/utils';
+import { GraphQLObjectType, parse, type GraphQLSchema } from 'graphql';
 import { resolvers } from './resolvers/index.js';
 import { referenceResolvers } from './federation.js';
 
@@ -22,6 +22,19 @@ const NO_PUB_SUB: PubSub = {
   },
 };
 
+/**
+ * type-graphql takes no description for the root types; a consumer reads there what holds for
+ * every operation of the kind (authentication, the errors any of them may give).
+ */
+const ROOT_DESCRIPTIONS: Record<string, string> = {
+  Query:
+    'Reads. Every operation needs the `api_key` header and counts against the plan\'s daily call quota. Errors come in `errors` with `extensions.code` and `extensions.details` (the REST error body\'s code and details): `unauthorized` (a missing or unknown key), `rate_limited` (the daily quota is spent), `validation_error` (a malformed argument, `details.field` naming it; or a document over the depth, alias, selection or cost limits, `details.limit` naming it, refused before anything runs), `not_found` (a missing resource, or another owner\'s: they are answered alike), `timeout` (a statement ran past the server\'s time-out), `internal_error`. Lists are Relay connections paged with `first` and `after`.',
+  Mutation:
+    'Writes, one per REST write, with the same rules and error codes; a refused mutation writes nothing. Besides the errors each mutation lists, any of them may answer `unauthorized`, `rate_limited`, `validation_error`, `timeout` or `internal_error`, in `errors` with `extensions.code` and `extensions.details`. Each takes an optional `idempotencyKey` that makes a retry safe.',
+  Subscription:
+    'Live feeds over WebSocket, on the path of the GraphQL endpoint, with the graphql-transport-ws protocol (the graphql-ws package): the `api_key` goes in the `connection_init` payload ({"api_key": "…"}); a missing or wrong key closes the socket with code 4401. An event reaches subscribers within a second of its commit, whichever instance committed it.',
+};
+
 export interface LedgerSchema {
   schema: GraphQLSchema;
   /** The subgraph SDL, as committed in schema/ledger.graphql. */
@@ -35,7 +48,10 @@ export interface LedgerSchema {
  */
 export async function buildLedgerSchema(): Promise<LedgerSchema> {
   const typeGraphqlSchema = await buildSchema({ resolvers, skipCheck: true, validate: false, pubSub: NO_PUB_SUB });
-  const sdl = `${FEDERATION_LINK}\n\n${printSchemaWithDirectives(typeGraphqlSchema)}\n`;
+  const described = mapSchema(typeGraphqlSchema, {
+    [MapperKind.ROOT_OBJECT]: (type) => new GraphQLObjectType({ ...type.toConfig(), description: ROOT_DESCRIPTIONS[type.name] }),
+  });
+  const sdl = `${FEDERATION_LINK}\n\n${printSchemaWithDirectives(described)}\n`;
   const resolverMap = createResolversMap(typeGraphqlSchema) as Record<string, Record<string, unknown>>;
   for (const [typeName, resolveReference] of Object.entries(referenceResolvers)) {
     resolverMap[typeName] = { ...resolverMap[typeName], __resolveReference: resolveReference };

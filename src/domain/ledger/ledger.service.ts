@@ -269,6 +269,18 @@ export class LedgerService {
     return assetId;
   }
 
+  /**
+   * One transaction by id, read through `byId` (by default one statement; GraphQL passes its
+   * per-request loader, which batches the ids of one request). A malformed id is a
+   * validation_error; another owner's id is not_found, exactly as a missing one (tenancy).
+   */
+  async transaction(principal: Principal, id: string, byId = async (wanted: string) => (await this.transactionsByIds(principal, [wanted]))[0]): Promise<TransactionRow> {
+    checkField('id', UuidRule, id);
+    const row = await byId(id);
+    if (!row) throw notFound('transaction', id);
+    return row;
+  }
+
   /** Transactions by id, in the order asked, one statement; another owner's (or a missing) id is null. */
   async transactionsByIds(principal: Principal, ids: readonly string[]): Promise<(TransactionRow | null)[]> {
     const rows = await this.repository.byIds(principal.ownerId, ids);

@@ -8,11 +8,12 @@ import { BalanceType } from '../types/transaction.type.js';
 @Resolver(() => BalanceType)
 export class BalanceResolver {
   @FieldResolver(() => [LotType], {
-    description: "The balance's unexpired lots with something left, earliest expiry first (GET /wallets/{id}/lots); none for a system wallet.",
+    description:
+      "The balance's unexpired lots with something left, earliest expiry first (as GET /wallets/{id}/lots): when its points expire. Empty for a system wallet and for an asset that never expires.",
   })
   async expiring(
     @Root() balance: BalanceModel,
-    @Arg('first', () => Int, { nullable: true, defaultValue: 10, description: 'How many lots, 0 to 100 (null: 10).' }) first: number | null,
+    @Arg('first', () => Int, { nullable: true, defaultValue: 10, description: 'How many lots at most, 0 to 100; absent or null: 10.' }) first: number | null,
     @Ctx() ctx: GraphQLContext,
   ): Promise<LotModel[]> {
     first = checkFirst(first ?? 10, ctx.limits.maxPageSize);

@@ -10,8 +10,10 @@ import { LedgerEventConnection, LedgerEventType } from '../types/event.type.js';
 
 @Resolver(() => LedgerEventType)
 export class EventResolver {
-  @Query(() => LedgerEventConnection, { description: "GET /events: a project's events oldest first; `after` is an `endCursor` or a `seq`." })
-  async events(@Arg('projectId', () => ID) projectId: string, @Args() { first, after }: PageArgs, @Ctx() ctx: GraphQLContext): Promise<Connection<LedgerEventView>> {
+  @Query(() => LedgerEventConnection, {
+    description: "One of your projects' events, oldest first (as GET /events): every committed change, in `seq` order. Here `after` may also be a `seq` (as text), e.g. the last one a client processed.",
+  })
+  async events(@Arg('projectId', () => ID, { description: 'One of your projects (else `not_found`).' }) projectId: string, @Args() { first, after }: PageArgs, @Ctx() ctx: GraphQLContext): Promise<Connection<LedgerEventView>> {
     checkFirst(first, ctx.limits.maxPageSize);
     const project = projectIdOf(projectId);
     const page = await ctx.services.events.list(ctx.principal, { projectId: project, after: after ?? 0, limit: Math.max(first, 1) });

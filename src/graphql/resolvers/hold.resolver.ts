@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../context.js';
 import { projectIdOf } from '../ids.js';
-import { DRY_RUN_ARG, idempotent, keyOf } from '../idempotency.js';
+import { DRY_RUN_ARG, IDEMPOTENCY_KEY_ARG, idempotent, keyOf } from '../idempotency.js';
 import { keysetConnection, keysetOf, PageArgs } from '../paging.js';
 import { holdModel, transactionModel, type HoldModel, type TransactionModel } from '../presenters.js';
 import { DecimalScalar, JSONObjectScalar } from '../scalars.js';
@@ -11,17 +11,17 @@ import { HoldCaptureType, HoldConnection, HoldStatusEnum, HoldType } from '../ty
 /** Holds (CONTRACT §10): mutations take the REST body's fields as arguments; the rules are HoldService's. */
 @Resolver(() => HoldType)
 export class HoldResolver {
-  @Query(() => HoldType, { nullable: true, description: 'GET /holds/{id}; null when missing or not yours.' })
-  async hold(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<HoldModel | null> {
+  @Query(() => HoldType, { nullable: true, description: 'One of your holds by id (as GET /holds/{id}); null, without an error, when it is missing, another owner\'s or the id is malformed.' })
+  async hold(@Arg('id', () => ID, { description: "The hold's id (a UUID)." }) id: string, @Ctx() ctx: GraphQLContext): Promise<HoldModel | null> {
     const hold = await ctx.loaders.hold.load(id);
     return hold ? holdModel(hold) : null;
   }
 
-  @Query(() => HoldConnection, { description: "GET /holds: a project's holds, newest first; walletId (id or address) matches either side." })
+  @Query(() => HoldConnection, { description: "One of your projects' holds, newest first (as GET /holds), optionally of one wallet or status." })
   async holds(
-    @Arg('projectId', () => ID) projectId: string,
-    @Arg('walletId', () => String, { nullable: true }) walletId: string | null,
-    @Arg('status', () => HoldStatusEnum, { nullable: true }) status: HoldStatusEnum | null,
+    @Arg('projectId', () => ID, { description: 'One of your projects (else `not_found`).' }) projectId: string,
+    @Arg('walletId', () => String, { nullable: true, description: 'Only holds with this wallet (id or address in the project) on either side (else `not_found`).' }) walletId: string | null,
+    @Arg('status', () => HoldStatusEnum, { nullable: true, description: 'Only holds in this status (EXPIRED includes pending holds past `expiresAt`).' }) status: HoldStatusEnum | null,
     @Args() { first, after }: PageArgs,
     @Ctx() ctx: GraphQLContext,
   ): Promise<Connection<HoldModel>> {
@@ -30,17 +30,20 @@ export class HoldResolver {
     return keysetConnection(page, after, holdModel);
   }
 
-  @Mutation(() => HoldType, { description: "POST /holds: reserves the sender's available funds; nothing is posted." })
+  @Mutation(() => HoldType, {
+    description:
+      "Reserves an amount of the sender's available funds for a later captureHold or voidHold (as POST /holds); answers the PENDING hold. Nothing is posted: the sender's `held` grows, its `balance` and the receiver's do not change. Errors: `validation_error`, `not_found` (the project, a wallet, the currency), `wallet_inactive`, `insufficient_funds` (the sender's `available` balance is short), `conflict` (the reference is taken).",
+  })
   createHold(
-    @Arg('projectId', () => ID) projectId: string,
-    @Arg('currency') currency: string,
-    @Arg('from') from: string,
-    @Arg('to') to: string,
-    @Arg('amount', () => DecimalScalar) amount: string | number,
-    @Arg('expiresIn', () => Int, { nullable: true, description: 'Seconds, 1–2,592,000; absent: no expiry.' }) expiresIn: number | null,
-    @Arg('reference', () => String, { nullable: true }) reference: string | null,
-    @Arg('metadata', () => JSONObjectScalar, { nullable: true }) metadata: Record<string, unknown> | null,
-    @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | null,
+    @Arg('projectId', () => ID, { description: 'One of your projects (else `not_found`).' }) projectId: string,
+    @Arg('currency', { description: 'An asset symbol of the project.' }) currency: string,
+    @Arg('from', { description: 'The sender, whose funds are reserved: a wallet id or address in the project.' }) from: string,
+    @Arg('to', { description: 'The receiver on capture: a wallet id or address in the project, not the sender.' }) to: string,
+    @Arg('amount', () => DecimalScalar, { description: "Major units to reserve, > 0, with at most the asset's `fractions` decimals." }) amount: string | number,
+    @Arg('expiresIn', () => Int, { nullable: true, description: 'Seconds until the hold expires if still pending, 1–2,592,000 (30 days); absent: never.' }) expiresIn: number | null,
+    @Arg('reference', () => String, { nullable: true, description: 'Your own reference, 1–128 of A–Z a–z 0–9 . _ : / # -, unique per project among transactions and holds.' }) reference: string | null,
+    @Arg('metadata', () => JSONObjectScalar, { nullable: true, description: 'Any JSON object of at most 4 KiB serialised; default {}.' }) metadata: Record<string, unknown> | null,
+    @Arg('idempotencyKey', () => String, IDEMPOTENCY_KEY_ARG) idempotencyKey: string | null,
     @Arg('dryRun', () => Boolean, DRY_RUN_ARG) dryRun: boolean | null,
     @Ctx() ctx: GraphQLContext,
   ): Promise<HoldModel> {
@@ -51,12 +54,15 @@ export class HoldResolver {
     );
   }
 
-  @Mutation(() => HoldCaptureType, { description: 'POST /holds/{id}/capture: posts `amount` (default: the whole hold) and releases the rest.' })
+  @Mutation(() => HoldCaptureType, {
+    description:
+      "Posts a pending hold (as POST /holds/{id}/capture): one transaction of `amount` from its sender to its receiver; the rest is released and the hold is CAPTURED. Errors: `validation_error`, `not_found` (the hold, or `projectId` not its project), `hold_expired` (it expired while pending), `hold_not_pending` (already captured or voided), `wallet_inactive` (either wallet not ACTIVE), `validation_error` (`amount` above the hold's).",
+  })
   captureHold(
-    @Arg('id', () => ID) id: string,
-    @Arg('projectId', () => ID) projectId: string,
-    @Arg('amount', () => DecimalScalar, { nullable: true }) amount: string | number | null,
-    @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | null,
+    @Arg('id', () => ID, { description: "The hold's id." }) id: string,
+    @Arg('projectId', () => ID, { description: "The hold's project (else `not_found`)." }) projectId: string,
+    @Arg('amount', () => DecimalScalar, { nullable: true, description: 'Major units to post, > 0 and at most the hold\'s amount; absent: the whole hold.' }) amount: string | number | null,
+    @Arg('idempotencyKey', () => String, IDEMPOTENCY_KEY_ARG) idempotencyKey: string | null,
     @Arg('dryRun', () => Boolean, DRY_RUN_ARG) dryRun: boolean | null,
     @Ctx() ctx: GraphQLContext,
   ): Promise<{ transaction: TransactionModel; hold: HoldModel }> {
@@ -67,11 +73,11 @@ export class HoldResolver {
     });
   }
 
-  @Mutation(() => HoldType, { description: 'POST /holds/{id}/void: releases a pending hold.' })
+  @Mutation(() => HoldType, { description: "Releases a pending hold without posting anything (as POST /holds/{id}/void); answers it VOIDED. Errors: `validation_error`, `not_found` (the hold, or `projectId` not its project), `hold_expired` (it expired while pending), `hold_not_pending` (already captured or voided)." })
   voidHold(
-    @Arg('id', () => ID) id: string,
-    @Arg('projectId', () => ID) projectId: string,
-    @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | null,
+    @Arg('id', () => ID, { description: "The hold's id." }) id: string,
+    @Arg('projectId', () => ID, { description: "The hold's project (else `not_found`)." }) projectId: string,
+    @Arg('idempotencyKey', () => String, IDEMPOTENCY_KEY_ARG) idempotencyKey: string | null,
     @Ctx() ctx: GraphQLContext,
   ): Promise<HoldModel> {
     return idempotent(ctx, 'voidHold', idempotencyKey, { id, projectId }, async () =>

@@ -15,7 +15,7 @@ import { TransactionSearchConnection } from '../types/transaction-search.type.js
 export class ProjectTransactionsResolver {
   @FieldResolver(() => TransactionSearchConnection, {
     description:
-      "The project's transactions matching every filter given, newest first (ties by commit order), as GET /transactions/search; `balance` is the `walletId` wallet's when given, else the sender's (a seed's: the seeded wallet's).",
+      "The project's transactions matching every filter given, newest first (ties by commit order), as GET /transactions/search. Each `balance` is the `walletId` wallet's when that filter is given, else the sender's (for a seed: the seeded wallet's). No `totalCount`: a search is not counted. Errors: `validation_error` (a filter out of range), `not_found` (a wallet or currency the project lacks).",
   })
   async transactions(
     @Root() project: ProjectView,

@@ -5,7 +5,7 @@ import type { WalletView } from '../../domain/wallets/wallet.types.js';
 import type { GraphQLContext } from '../context.js';
 import { decodeCursor, encodeCursor } from '../cursors.js';
 import { projectIdOf } from '../ids.js';
-import { idempotent } from '../idempotency.js';
+import { IDEMPOTENCY_KEY_ARG, idempotent } from '../idempotency.js';
 import { withoutNulls } from '../inputs/nulls.js';
 import { CreateProjectInput } from '../inputs/project.input.js';
 import { arrayWindow, checkFirst, offsetCursor, offsetWindow, PageArgs } from '../paging.js';
@@ -16,23 +16,26 @@ import { WalletConnection, WalletTypeEnum } from '../types/wallet.type.js';
 
 @Resolver(() => ProjectType)
 export class ProjectResolver {
-  @Query(() => ProjectType, { nullable: true, description: 'One of your projects (GET /projects/{id}); another owner\'s: not_found.' })
-  project(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<ProjectView> {
+  @Query(() => ProjectType, {
+    nullable: true,
+    description: 'One of your projects by id (as GET /projects/{id}). A missing project, or another owner\'s, is a `not_found` error (and `project: null`); a malformed id a `validation_error`.',
+  })
+  project(@Arg('id', () => ID, { description: "The project's id (a positive integer)." }) id: string, @Ctx() ctx: GraphQLContext): Promise<ProjectView> {
     return ctx.services.projects.get(ctx.principal, projectIdOf(id, 'id'));
   }
 
-  @Query(() => ProjectConnection, { description: 'Your projects, oldest first (GET /projects).' })
+  @Query(() => ProjectConnection, { description: 'Your projects, oldest first (as GET /projects).' })
   async projects(@Args() { first, after }: PageArgs, @Ctx() ctx: GraphQLContext): Promise<Connection<ProjectView>> {
     const window = await offsetWindow(checkFirst(first, ctx.limits.maxPageSize), after, (page) => ctx.services.projects.list(ctx.principal, page));
     return toConnection(window, (_, i) => offsetCursor(window.offset, i), (project) => project, () => window.total);
   }
 
-  @FieldResolver(() => AssetType, { nullable: true, description: 'The primary asset (own or shared).' })
+  @FieldResolver(() => AssetType, { nullable: true, description: "The project's primary asset (its own, or shared from another of your projects); null until it has one." })
   asset(@Root() project: ProjectView, @Ctx() ctx: GraphQLContext): Promise<AssetView | null> | null {
     return project.assetId ? ctx.loaders.asset.load(project.assetId) : null;
   }
 
-  @FieldResolver(() => AssetConnection, { description: "The project's own assets, oldest first." })
+  @FieldResolver(() => AssetConnection, { description: "The project's own assets, oldest first (a primary asset shared from another project is not among them)." })
   async assets(@Root() project: ProjectView, @Args() { first, after }: PageArgs, @Ctx() ctx: GraphQLContext): Promise<Connection<AssetView>> {
     checkFirst(first, ctx.limits.maxPageSize);
     const all = await ctx.loaders.assetsOfProject.load(project.id);
@@ -44,16 +47,18 @@ export class ProjectResolver {
   async wallets(
     @Root() project: ProjectView,
     @Args() { first, after }: PageArgs,
-    @Arg('type', () => WalletTypeEnum, { nullable: true }) type: WalletTypeEnum | null,
+    @Arg('type', () => WalletTypeEnum, { nullable: true, description: 'Only wallets of this type; absent: both.' }) type: WalletTypeEnum | null,
     @Ctx() ctx: GraphQLContext,
   ): Promise<Connection<WalletView>> {
     return walletsOf(ctx, project.id, type, first, after);
   }
 
-  @Mutation(() => ProjectType, { description: 'POST /projects.' })
+  @Mutation(() => ProjectType, {
+    description: "Creates a project you own (as POST /projects). Errors: `validation_error`, `not_found` (`assetId` is not one of your assets), `quota_exceeded` (the plan's projects).",
+  })
   createProject(
-    @Arg('input', () => CreateProjectInput) input: CreateProjectInput,
-    @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | null,
+    @Arg('input', () => CreateProjectInput, { description: 'The new project.' }) input: CreateProjectInput,
+    @Arg('idempotencyKey', () => String, IDEMPOTENCY_KEY_ARG) idempotencyKey: string | null,
     @Ctx() ctx: GraphQLContext,
   ): Promise<ProjectView> {
     return idempotent(ctx, 'createProject', idempotencyKey, { input }, () =>
@@ -62,11 +67,11 @@ export class ProjectResolver {
     );
   }
 
-  @Mutation(() => ProjectType, { description: 'PUT /projects/{id}.' })
+  @Mutation(() => ProjectType, { description: 'Renames one of your projects (as PUT /projects/{id}) and answers it as it is now. Errors: `validation_error`, `not_found`.' })
   renameProject(
-    @Arg('id', () => ID) id: string,
-    @Arg('name') name: string,
-    @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | null,
+    @Arg('id', () => ID, { description: "The project's id." }) id: string,
+    @Arg('name', { description: 'The new name, 1–200 characters after trimming.' }) name: string,
+    @Arg('idempotencyKey', () => String, IDEMPOTENCY_KEY_ARG) idempotencyKey: string | null,
     @Ctx() ctx: GraphQLContext,
   ): Promise<ProjectView> {
     return idempotent(ctx, 'renameProject', idempotencyKey, { id, name }, () => ctx.services.projects.rename(ctx.principal, projectIdOf(id, 'id'), name));

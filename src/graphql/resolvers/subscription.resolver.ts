@@ -25,7 +25,8 @@ const watching = (ctx: GraphQLContext) => ({ start: ctx.subscriber?.start, onOve
 export class SubscriptionResolver {
   @Subscription(() => WalletType, {
     nullable: true,
-    description: 'The wallet, with its balances, after each change of its balances, holds or status (each event that touches it), from now on; with `initial: true`, the wallet as it is first.',
+    description:
+      'One of your wallets after each change of its balances, holds or status (each event that touches it), from the moment the subscription starts, none skipped; with `initial: true`, the wallet as it is first. Another owner\'s or a missing wallet: an error with `extensions.code` `not_found`, and nothing else.',
     subscribe: async ({ args, context }: SubscribeData) => {
       const { wallet, feed } = await context.services.eventFeeds.watchWallet(context.principal, String(args.walletId), watching(context));
       if (context.subscriber) context.subscriber.wallet = wallet;
@@ -34,8 +35,8 @@ export class SubscriptionResolver {
   })
   async walletChanged(
     @Root() event: LedgerEventView | typeof CURRENT,
-    @Arg('walletId', () => ID) walletId: string,
-    @Arg('initial', () => Boolean, { defaultValue: false, description: 'Send the wallet as it is when the subscription starts, before its changes.' }) _initial: boolean,
+    @Arg('walletId', () => ID, { description: "The wallet's id (a UUID)." }) walletId: string,
+    @Arg('initial', () => Boolean, { defaultValue: false, description: 'true: send the wallet as it is when the subscription starts, before its changes.' }) _initial: boolean,
     @Ctx() ctx: GraphQLContext,
   ): Promise<WalletView> {
     ctx.loaders = turnLoaders(ctx); // this turn's reads, shared with the other subscribers woken by the same events
@@ -57,14 +58,15 @@ export class SubscriptionResolver {
 
   @Subscription(() => LedgerEventType, {
     nullable: true,
-    description: "The project's events from now on, each once, in increasing `seq`; only the `types` listed when given (e.g. [\"transaction.posted\"]).",
+    description:
+      "One of your projects' events committed after the subscription starts, each once, in increasing `seq`, whichever instance committed them; only the `types` listed when given. Another owner's or a missing project: an error with `extensions.code` `not_found`, and nothing else.",
     subscribe: ({ args, context }: SubscribeData) =>
       context.services.eventFeeds.watchProject(context.principal, projectIdOf(String(args.projectId)), (args.types as string[] | null | undefined) ?? null, watching(context)),
   })
   ledgerEvents(
     @Root() event: LedgerEventView,
-    @Arg('projectId', () => ID) _projectId: string,
-    @Arg('types', () => [String], { nullable: true, description: 'Event types to receive (transaction.posted, hold.created, …); all when absent.' }) _types: string[] | null,
+    @Arg('projectId', () => ID, { description: "The project's id." }) _projectId: string,
+    @Arg('types', () => [String], { nullable: true, description: 'The event types to receive, e.g. ["transaction.posted", "hold.created"]; absent: every type.' }) _types: string[] | null,
   ): LedgerEventView {
     return event;
   }

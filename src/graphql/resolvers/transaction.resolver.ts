@@ -3,30 +3,53 @@ import type { HistoryRow } from '../../domain/ledger/ledger.types.js';
 import type { WalletView } from '../../domain/wallets/wallet.types.js';
 import type { GraphQLContext } from '../context.js';
 import { projectIdOf } from '../ids.js';
-import { DRY_RUN_ARG, idempotent, keyOf } from '../idempotency.js';
+import { DRY_RUN_ARG, IDEMPOTENCY_KEY_ARG, idempotent, keyOf } from '../idempotency.js';
 import { BatchTransferInput, SeedInput, TransferInput } from '../inputs/ledger.input.js';
 import { DecimalScalar, JSONObjectScalar } from '../scalars.js';
 import { keysetConnection, keysetOf, PageArgs } from '../paging.js';
-import { balanceAsOfModel, balanceModel, transactionModel, type BalanceModel, type TransactionModel } from '../presenters.js';
+import { balanceAsOfModel, balanceModel, transactionByIdModel, transactionModel, type BalanceModel, type TransactionModel } from '../presenters.js';
 import { DateTimeScalar } from '../scalars.js';
 import type { Connection } from '../types/connection.js';
 import { TransactionHistoryType, TransactionType } from '../types/transaction.type.js';
 import { WalletType } from '../types/wallet.type.js';
 
+/** What a transfer can be refused with, whether alone or as a batch leg. */
+const POSTING_ERRORS =
+  "`validation_error` (a field out of range), `not_found` (the project, a wallet, the currency), `wallet_inactive` (a wallet not ACTIVE), `insufficient_funds` (the sender's `available` balance is short), `conflict` (the reference is taken)";
+
 @Resolver(() => TransactionType)
 export class TransactionResolver {
+  /**
+   * Through the request's transaction loader, as federation's references: several
+   * `transaction(id)` roots and `_entities` of one request are one statement. Missing or another
+   * owner's: not_found, as the other single-object roots (docs/decisions.md).
+   */
+  @Query(() => TransactionType, {
+    nullable: true,
+    description:
+      'One of your transactions by id, whatever its project or wallets. A missing transaction, or another owner\'s, is a `not_found` error (and `transaction: null`); a malformed id a `validation_error`. Its `balance` is null: read through no wallet\'s history, it names no wallet\'s side.',
+  })
+  async transaction(@Arg('id', () => ID, { description: "The transaction's id (a UUID)." }) id: string, @Ctx() ctx: GraphQLContext): Promise<TransactionModel> {
+    return transactionByIdModel(await ctx.services.ledger.transaction(ctx.principal, id, (wanted) => ctx.loaders.transaction.load(wanted)));
+  }
+
   @Query(() => TransactionHistoryType, {
     nullable: true,
     description:
-      "GET /transactions: a wallet's balance in one currency (default: the project's primary) and its transactions in it, newest first. `walletId` is a wallet id, or an address in `projectId`. With `asOf`, as they were at that instant (CONTRACT §14).",
+      "A wallet's history in one currency (as GET /transactions): its balance and its transactions in that currency, newest first, each with the wallet's balance right after it. With `asOf`, both as they were at that instant. Errors: `validation_error`, `not_found` (the wallet, the project, the currency, or a project without any asset and no `currency`).",
   })
   async transactions(
-    @Arg('walletId') walletId: string,
-    @Arg('projectId', () => ID, { nullable: true }) projectId: string | null,
-    @Arg('currency', () => String, { nullable: true }) currency: string | null,
+    @Arg('walletId', { description: 'A wallet id; or a wallet address, then with `projectId`. A UUID is looked up as an id first.' }) walletId: string,
+    @Arg('projectId', () => ID, { nullable: true, description: 'The project in which `walletId` is an address (required for an address).' }) projectId: string | null,
+    @Arg('currency', () => String, { nullable: true, description: "An asset symbol of the wallet's project; absent: the project's primary asset." }) currency: string | null,
     @Arg('reference', () => String, { nullable: true, description: 'Only the transaction with this reference (exact match).' }) reference: string | null,
     @Args() { first, after }: PageArgs,
-    @Arg('asOf', () => DateTimeScalar, { nullable: true, description: 'As of this instant (ISO 8601 with Z or any offset), as GET /transactions?asOf=.' }) asOf: Date | null,
+    @Arg('asOf', () => DateTimeScalar, {
+      nullable: true,
+      description:
+        'As of this instant (ISO 8601 with Z or any offset): the balance then and the transactions dated at or before it. Not in the future and not before the wallet was created, else `validation_error`. Absent: now.',
+    })
+    asOf: Date | null,
     @Ctx() ctx: GraphQLContext,
   ): Promise<Connection<TransactionModel> & { balance: BalanceModel }> {
     const query = {
@@ -45,21 +68,23 @@ export class TransactionResolver {
     return Object.assign(connectionOf(page), { balance: balanceModel(page.balance) });
   }
 
-  @FieldResolver(() => WalletType, { nullable: true, description: 'null for a seed (from @mint).' })
+  @FieldResolver(() => WalletType, { nullable: true, description: 'The sending wallet; null for a seed (sent by @mint).' })
   fromWallet(@Root() transaction: TransactionModel, @Ctx() ctx: GraphQLContext): Promise<WalletView | null> | null {
     return transaction.fromWalletId ? ctx.loaders.wallet.load(transaction.fromWalletId) : null;
   }
 
-  @FieldResolver(() => WalletType, { nullable: true, description: 'null for the reversal of a seed (back to @mint) and for an expiry (to @expired).' })
+  @FieldResolver(() => WalletType, { nullable: true, description: 'The receiving wallet; null for the reversal of a seed (back to @mint) and for an expiry (to @expired).' })
   toWallet(@Root() transaction: TransactionModel, @Ctx() ctx: GraphQLContext): Promise<WalletView | null> | null {
     return transaction.toWalletId ? ctx.loaders.wallet.load(transaction.toWalletId) : null;
   }
 
-  @Mutation(() => [TransactionType], { description: "POST /transactions/batch: 1–100 transfers, all or none, in order; each `balance` is its sender's." })
+  @Mutation(() => [TransactionType], {
+    description: `Posts 1–100 transfers of one project atomically (as POST /transactions/batch): all or none, in order, so a leg may spend what an earlier leg credited. Answers one transaction per leg, in order, each \`balance\` its sender's. A refused leg refuses the whole batch with that leg's error and \`details.index\` (0-based): ${POSTING_ERRORS}.`,
+  })
   transferBatch(
-    @Arg('projectId', () => ID) projectId: string,
-    @Arg('transfers', () => [BatchTransferInput]) transfers: BatchTransferInput[],
-    @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | null,
+    @Arg('projectId', () => ID, { description: 'One of your projects (else `not_found`): every leg is in it.' }) projectId: string,
+    @Arg('transfers', () => [BatchTransferInput], { description: 'The legs, 1–100, run in this order.' }) transfers: BatchTransferInput[],
+    @Arg('idempotencyKey', () => String, IDEMPOTENCY_KEY_ARG) idempotencyKey: string | null,
     @Arg('dryRun', () => Boolean, DRY_RUN_ARG) dryRun: boolean | null,
     @Ctx() ctx: GraphQLContext,
   ): Promise<TransactionModel[]> {
@@ -69,14 +94,17 @@ export class TransactionResolver {
     );
   }
 
-  @Mutation(() => TransactionType, { description: "POST /transactions/{id}/reverse: back from the original's receiver to its sender (@mint for a seed); `balance` is the reversal's sender's." })
+  @Mutation(() => TransactionType, {
+    description:
+      "Posts a reversal (as POST /transactions/{id}/reverse): a new transaction of `amount` from the original's receiver back to its sender (to @mint for a seed); the original's `reversedAmount` grows by it. Its `balance` is its own sender's (the original's receiver). Errors: `validation_error`, `not_found` (the transaction or project), `conflict` (more than is still reversible, with `details.reversible`; a reversal or an expiry cannot be reversed; the reference is taken), `insufficient_funds` (the original's receiver lacks the amount available), `wallet_inactive` (either wallet not ACTIVE).",
+  })
   reverseTransaction(
-    @Arg('id', () => ID) id: string,
-    @Arg('projectId', () => ID) projectId: string,
-    @Arg('amount', () => DecimalScalar, { nullable: true, description: 'Default: all that is still reversible.' }) amount: string | number | null,
-    @Arg('reference', () => String, { nullable: true }) reference: string | null,
-    @Arg('metadata', () => JSONObjectScalar, { nullable: true }) metadata: Record<string, unknown> | null,
-    @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | null,
+    @Arg('id', () => ID, { description: 'The id of the transaction to reverse.' }) id: string,
+    @Arg('projectId', () => ID, { description: "The transaction's project (else `not_found`)." }) projectId: string,
+    @Arg('amount', () => DecimalScalar, { nullable: true, description: 'Major units to send back, > 0; absent: all that is still reversible (`amount` − `reversedAmount`).' }) amount: string | number | null,
+    @Arg('reference', () => String, { nullable: true, description: "The reversal's own reference, 1–128 of A–Z a–z 0–9 . _ : / # -, unique per project among transactions and holds." }) reference: string | null,
+    @Arg('metadata', () => JSONObjectScalar, { nullable: true, description: "The reversal's metadata: any JSON object of at most 4 KiB serialised; default {}." }) metadata: Record<string, unknown> | null,
+    @Arg('idempotencyKey', () => String, IDEMPOTENCY_KEY_ARG) idempotencyKey: string | null,
     @Arg('dryRun', () => Boolean, DRY_RUN_ARG) dryRun: boolean | null,
     @Ctx() ctx: GraphQLContext,
   ): Promise<TransactionModel> {
@@ -86,10 +114,12 @@ export class TransactionResolver {
     );
   }
 
-  @Mutation(() => TransactionType, { description: "POST /transactions; `balance` is the sender's resulting balance." })
+  @Mutation(() => TransactionType, {
+    description: `Moves an amount from one wallet to another of the same project (as POST /transactions); its \`balance\` is the sender's right after. Errors: ${POSTING_ERRORS}.`,
+  })
   transfer(
-    @Arg('input', () => TransferInput) input: TransferInput,
-    @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | null,
+    @Arg('input', () => TransferInput, { description: 'The transfer.' }) input: TransferInput,
+    @Arg('idempotencyKey', () => String, IDEMPOTENCY_KEY_ARG) idempotencyKey: string | null,
     @Arg('dryRun', () => Boolean, DRY_RUN_ARG) dryRun: boolean | null,
     @Ctx() ctx: GraphQLContext,
   ): Promise<TransactionModel> {
@@ -99,10 +129,13 @@ export class TransactionResolver {
     );
   }
 
-  @Mutation(() => TransactionType, { description: "POST /transactions/seed: mints into a system wallet from @mint; `balance` is the seeded wallet's." })
+  @Mutation(() => TransactionType, {
+    description:
+      "Mints new money into a system wallet, from @mint (as POST /transactions/seed); its `balance` is the seeded wallet's right after. Errors: `validation_error` (a field out of range, or `to` is not a system wallet), `not_found` (the project, the wallet, the currency), `wallet_inactive`, `conflict` (the reference is taken).",
+  })
   seed(
-    @Arg('input', () => SeedInput) input: SeedInput,
-    @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | null,
+    @Arg('input', () => SeedInput, { description: 'The seed.' }) input: SeedInput,
+    @Arg('idempotencyKey', () => String, IDEMPOTENCY_KEY_ARG) idempotencyKey: string | null,
     @Arg('dryRun', () => Boolean, DRY_RUN_ARG) dryRun: boolean | null,
     @Ctx() ctx: GraphQLContext,
   ): Promise<TransactionModel> {

@@ -4,7 +4,7 @@ import type { WebhookOutcome } from '../../domain/webhook/webhook.service.js';
 import type { GraphQLContext } from '../context.js';
 import { decodeCursor, encodeCursor } from '../cursors.js';
 import { projectIdOf } from '../ids.js';
-import { idempotent } from '../idempotency.js';
+import { IDEMPOTENCY_KEY_ARG, idempotent } from '../idempotency.js';
 import { WebhookInput } from '../inputs/ledger.input.js';
 import { checkFirst, PageArgs } from '../paging.js';
 import { toConnection, type Connection } from '../types/connection.js';
@@ -12,8 +12,8 @@ import { WebhookEventConnection, WebhookResultType } from '../types/webhook.type
 
 @Resolver()
 export class WebhookResolver {
-  @Query(() => WebhookEventConnection, { description: "A project's webhook events, oldest first." })
-  async webhookEvents(@Arg('projectId', () => ID) projectId: string, @Args() { first, after }: PageArgs, @Ctx() ctx: GraphQLContext): Promise<Connection<WebhookEvent>> {
+  @Query(() => WebhookEventConnection, { description: "One of your projects' inbound webhook calls as recorded (refused flows included), oldest first. Pages have no gaps or repeats while calls go on." })
+  async webhookEvents(@Arg('projectId', () => ID, { description: 'One of your projects (else `not_found`).' }) projectId: string, @Args() { first, after }: PageArgs, @Ctx() ctx: GraphQLContext): Promise<Connection<WebhookEvent>> {
     checkFirst(first, ctx.limits.maxPageSize);
     const { events, total } = await ctx.services.webhook.events(ctx.principal, projectIdOf(projectId), first + 1, decodeCursor('seq', after));
     return toConnection(
@@ -24,10 +24,13 @@ export class WebhookResolver {
     );
   }
 
-  @Mutation(() => WebhookResultType, { description: 'POST /webhook: reward and redeem post a transfer; other flows are recorded.' })
+  @Mutation(() => WebhookResultType, {
+    description:
+      'Runs a flow of the inbound webhook (as POST /webhook): "reward" posts a transfer from a system wallet to a customer wallet, "redeem" from a customer wallet to a system wallet; any other flow is only recorded. Every call that passes validation is recorded (webhookEvents), refused ones included. A flow that cannot run posts nothing and answers the error its transfer would: `validation_error` (e.g. `fiatAmount` without the project\'s supportExchangeRate), `not_found`, `wallet_inactive`, `insufficient_funds`.',
+  })
   webhook(
-    @Arg('input', () => WebhookInput) input: WebhookInput,
-    @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | null,
+    @Arg('input', () => WebhookInput, { description: 'The flow and its values.' }) input: WebhookInput,
+    @Arg('idempotencyKey', () => String, IDEMPOTENCY_KEY_ARG) idempotencyKey: string | null,
     @Ctx() ctx: GraphQLContext,
   ): Promise<WebhookOutcome> {
     return idempotent(ctx, 'webhook', idempotencyKey, { input }, () =>

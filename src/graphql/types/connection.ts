@@ -5,12 +5,12 @@ import { Directive, Field, Int, ObjectType, type ClassType } from 'type-graphql'
  * Federation 2 a field two subgraphs resolve must be shareable in both, or composition fails.
  */
 @Directive('@shareable')
-@ObjectType('PageInfo', { simpleResolvers: true, description: 'Relay page information.' })
+@ObjectType('PageInfo', { simpleResolvers: true, description: 'Where a page of a list stands (Relay): whether items follow it, and the cursors to go on from it.' })
 export class PageInfo {
-  @Field() hasNextPage!: boolean;
-  @Field() hasPreviousPage!: boolean;
-  @Field(() => String, { nullable: true }) startCursor!: string | null;
-  @Field(() => String, { nullable: true }) endCursor!: string | null;
+  @Field({ description: 'true when items follow this page: pass `endCursor` as `after` (same `first`) to read them.' }) hasNextPage!: boolean;
+  @Field({ description: 'true when items come before this page, i.e. it was read with an `after`. Lists page forwards only.' }) hasPreviousPage!: boolean;
+  @Field(() => String, { nullable: true, description: "The first edge's cursor; null when the page is empty." }) startCursor!: string | null;
+  @Field(() => String, { nullable: true, description: "The last edge's cursor, the `after` of the next page; null when the page is empty." }) endCursor!: string | null;
 }
 
 export interface Edge<T> {
@@ -31,10 +31,10 @@ const edgeTypes = new Map<string, ClassType<Edge<object>>>();
 export function edgeType<T extends object>(name: string, node: ClassType<T>): ClassType<Edge<T>> {
   let edge = edgeTypes.get(name);
   if (!edge) {
-    @ObjectType(`${name}Edge`, { simpleResolvers: true })
+    @ObjectType(`${name}Edge`, { simpleResolvers: true, description: `One ${name} of a page, with its position in the list.` })
     class EdgeType {
-      @Field(() => node) node!: T;
-      @Field() cursor!: string;
+      @Field(() => node, { description: `The ${name}.` }) node!: T;
+      @Field({ description: 'An opaque position in the list: pass it as `after` to read the items that follow this one.' }) cursor!: string;
     }
     edge = EdgeType;
     edgeTypes.set(name, edge);
@@ -44,17 +44,18 @@ export function edgeType<T extends object>(name: string, node: ClassType<T>): Cl
 
 /**
  * `<Name>Connection` (with its `<Name>Edge`) for a node type: a Relay connection with `totalCount`.
- * `typeName` gives another connection over the same edges (e.g. RecentTransactionConnection).
+ * `typeName` gives another connection over the same edges (e.g. RecentTransactionConnection);
+ * `description` replaces the generic one (a consumer reads it in the schema).
  */
-export function connectionType<T extends object>(name: string, node: ClassType<T>, typeName = `${name}Connection`): ClassType<Connection<T>> {
+export function connectionType<T extends object>(name: string, node: ClassType<T>, typeName = `${name}Connection`, description?: string): ClassType<Connection<T>> {
   const edge = edgeType(name, node);
 
-  @ObjectType(typeName, { simpleResolvers: true })
+  @ObjectType(typeName, { simpleResolvers: true, description: description ?? `A page of a list of ${name} items (a Relay connection), in the list's order.` })
   class ConnectionType {
-    @Field(() => [edge]) edges!: Edge<T>[];
-    @Field(() => PageInfo) pageInfo!: PageInfo;
+    @Field(() => [edge], { description: "The page's items, each with its cursor, in the list's order." }) edges!: Edge<T>[];
+    @Field(() => PageInfo, { description: 'Whether more items follow, and the cursor to read them.' }) pageInfo!: PageInfo;
     // a getter that may return a Promise (counted only when asked): it keeps a resolver, which graphql-jit awaits
-    @Field(() => Int, { simple: false, description: 'All items of the list, across pages.' }) totalCount!: number;
+    @Field(() => Int, { simple: false, description: 'How many items the whole list holds, across every page (whatever `first` and `after`).' }) totalCount!: number;
   }
   return ConnectionType;
 }

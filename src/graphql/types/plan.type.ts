@@ -1,20 +1,23 @@
 import { Field, Int, ObjectType } from 'type-graphql';
 import type { UserPlan } from '../../domain/auth/plan.service.js';
 
-@ObjectType('Plan', { simpleResolvers: true, description: "The caller's plan: quotas and feature flags." })
+@ObjectType('Plan', {
+  simpleResolvers: true,
+  description: "The caller's plan: its quotas (creating past one is refused with `quota_exceeded`, `details.quota` naming the field) and feature flags.",
+})
 export class PlanType {
-  @Field() userId!: string;
-  @Field() planCode!: string;
-  @Field() subscriptionCode!: string;
-  @Field() subscriptionStatus!: string;
-  @Field(() => Int) projects!: number;
-  @Field(() => Int) assetsPerProject!: number;
-  @Field(() => Int) customerWallets!: number;
-  @Field(() => Int) systemWallets!: number;
-  @Field(() => Int) apiCallsPerDay!: number;
-  @Field() advancedAnalytics!: boolean;
-  @Field() customBranding!: boolean;
-  @Field() prioritySupport!: boolean;
+  @Field({ description: "The caller's user id: the owner of the API key." }) userId!: string;
+  @Field({ description: 'The plan: free, starter, pro or enterprise.' }) planCode!: string;
+  @Field({ description: "The owner's subscription code, stable per owner (SUB_…)." }) subscriptionCode!: string;
+  @Field({ description: 'The subscription status: active.' }) subscriptionStatus!: string;
+  @Field(() => Int, { description: 'How many projects the owner may have.' }) projects!: number;
+  @Field(() => Int, { description: 'How many assets each project may have.' }) assetsPerProject!: number;
+  @Field(() => Int, { description: 'How many customer wallets the owner may have, across projects.' }) customerWallets!: number;
+  @Field(() => Int, { description: 'How many system wallets the owner may have, across projects.' }) systemWallets!: number;
+  @Field(() => Int, { description: 'Authenticated requests per UTC day (REST and GraphQL together); past it, `rate_limited`.' }) apiCallsPerDay!: number;
+  @Field({ description: 'Whether the plan includes advanced analytics.' }) advancedAnalytics!: boolean;
+  @Field({ description: 'Whether the plan includes custom branding.' }) customBranding!: boolean;
+  @Field({ description: 'Whether the plan includes priority support.' }) prioritySupport!: boolean;
 
   static from(plan: UserPlan): PlanType {
     return Object.assign(new PlanType(), {

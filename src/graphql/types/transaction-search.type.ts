@@ -9,8 +9,8 @@ import { TransactionType } from './transaction.type.js';
  */
 @ObjectType('TransactionSearchConnection', { simpleResolvers: true, description: "A page of a project's transactions matching a filter, newest first (ties by commit order)." })
 export class TransactionSearchConnection {
-  @Field(() => [edgeType('Transaction', TransactionType)], { description: 'The page: each transaction and its cursor.' })
+  @Field(() => [edgeType('Transaction', TransactionType)], { description: "The page's transactions, each with its cursor, newest first." })
   edges!: Edge<TransactionModel>[];
-  @Field(() => PageInfo, { description: '`endCursor` is the `after` of the next page; no gaps or repeats while postings go on.' })
+  @Field(() => PageInfo, { description: 'Whether more matches follow; `endCursor` is the `after` of the next page. Pages have no gaps or repeats while postings go on (newer postings are not added to a search already paging).' })
   pageInfo!: PageInfo;
 }

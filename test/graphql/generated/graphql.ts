@@ -3,36 +3,41 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** A new currency of a project. */
 export type CreateAssetInput = {
-  /** Seconds a credit to a customer wallet lives, 1–315360000; absent or null: never expires. */
+  /** Seconds a credit to a customer wallet lives before its remaining points expire, 1–315360000; absent or null: never expires. */
   expiresAfterSeconds?: number | null | undefined;
-  /** 0–18. */
+  /** Decimal places of amounts, 0–18 (2: amounts like "12.50"). Fixed once created. */
   fractions: number;
-  /** 1–200 characters. */
+  /** Display name, 1–200 characters. */
   name: string;
+  /** One of your projects (else `not_found`). */
   projectId: string | number;
-  /** 1–12 of A–Z 0–9 _ -, unique within the project. */
+  /** The currency code used as `currency` elsewhere: 1–12 of A–Z 0–9 _ -, unique within the project (a duplicate: `conflict`). */
   symbol: string;
 };
 
+/** A new project; absent or null fields take their defaults. */
 export type CreateProjectInput = {
-  /** An asset of another of your projects, shared as this project's primary currency. */
+  /** An asset of another of your projects, shared as this project's primary currency (else `not_found`); absent: the project's first own asset becomes its primary one. */
   assetId?: string | number | null | undefined;
-  /** > 0, default 1. */
+  /** Points per unit of fiat money for webhook rewards given as `fiatAmount`, > 0; default 1. */
   exchangeRate?: number | null | undefined;
-  /** At most 16 KiB serialised; default {}. */
+  /** Any JSON object of at most 16 KiB serialised; default {}. */
   metadata?: Record<string, unknown> | null | undefined;
-  /** 1–200 characters after trimming. */
+  /** Display name, 1–200 characters after trimming. */
   name: string;
-  /** Default false. */
+  /** Whether webhook rewards may be given as `fiatAmount`; default false. */
   supportExchangeRate?: boolean | null | undefined;
-  /** Only "loyalty" (the default). */
+  /** The kind of program: only "loyalty" (the default). */
   type?: string | null | undefined;
 };
 
+/** A new wallet of a project; it starts ACTIVE with zero balances. */
 export type CreateWalletInput = {
-  /** 1–128 of A–Z a–z 0–9 . _ : @ - (not starting with @), unique within the project; generated when absent. */
+  /** The address, 1–128 of A–Z a–z 0–9 . _ : @ - not starting with @ (reserved for @mint and @expired), unique within the project (taken: `conflict`); generated when absent. */
   address?: string | null | undefined;
+  /** One of your projects (else `not_found`). */
   projectId: string | number;
 };
 
@@ -44,21 +49,27 @@ export type MetadataPair = {
   value: string;
 };
 
+/** New money minted from @mint into a system wallet. */
 export type SeedInput = {
-  /** Major units, > 0, at most the asset's fractions decimals. */
+  /** Major units, > 0, with at most the asset's `fractions` decimals (and at most 2⁵³−1 minor units), else `validation_error`. */
   amount: string | number;
-  /** An asset symbol of the project. */
+  /** An asset symbol of the project (else `not_found`). */
   currency: string;
+  /** Any JSON object of at most 4 KiB serialised, kept with the transaction; default {}. */
   metadata?: Record<string, unknown> | null | undefined;
+  /** One of your projects (else `not_found`). */
   projectId: string | number;
+  /** Your own reference, 1–128 of A–Z a–z 0–9 . _ : / # -, unique per project among transactions and holds (reused: `conflict` with `details.existingId`). */
   reference?: string | null | undefined;
-  /** A system wallet id or address in the project. */
+  /** The receiver: a SYSTEM wallet id or address in the project (a customer wallet: `validation_error`). */
   to: string;
 };
 
+/** A wallet's new status. */
 export type SetWalletStatusInput = {
-  /** The wallet's project (else not_found). */
+  /** The wallet's project (else `not_found`). */
   projectId: string | number;
+  /** The new status; the current one again changes nothing. */
   status: WalletStatus;
 };
 
@@ -90,46 +101,59 @@ export type TransactionFilter = {
   walletId?: string | null | undefined;
 };
 
+/** A transfer between two wallets of one project. */
 export type TransferInput = {
-  /** Major units, > 0, at most the asset's fractions decimals. */
+  /** Major units, > 0, with at most the asset's `fractions` decimals (and at most 2⁵³−1 minor units), else `validation_error`. */
   amount: string | number;
-  /** An asset symbol of the project. */
+  /** An asset symbol of the project (else `not_found`). */
   currency: string;
-  /** Sender: a wallet id or address in the project. */
+  /** The sender: a wallet id or address in the project, ACTIVE, whose `available` balance covers the amount. */
   from: string;
-  /** A JSON object of at most 4 KiB serialised. */
+  /** Any JSON object of at most 4 KiB serialised, kept with the transaction; default {}. */
   metadata?: Record<string, unknown> | null | undefined;
+  /** One of your projects (else `not_found`). */
   projectId: string | number;
-  /** Unique per project among transactions and holds: 1–128 of A–Z a–z 0–9 . _ : / # -. */
+  /** Your own reference, 1–128 of A–Z a–z 0–9 . _ : / # -, unique per project among transactions and holds (reused: `conflict` with `details.existingId`). */
   reference?: string | null | undefined;
-  /** Receiver: a wallet id or address in the project. */
+  /** The receiver: a wallet id or address in the project, ACTIVE, not the sender. */
   to: string;
 };
 
+/** Changes to an asset: a field absent (or null, except `expiresAfterSeconds`) stays as it is. */
 export type UpdateAssetInput = {
   /** Seconds a credit to a customer wallet lives, 1–315360000; an explicit null means never (unlike other fields, null is not "unchanged"). Applies to credits posted after the change. */
   expiresAfterSeconds?: number | null | undefined;
+  /** A new display name, 1–200 characters. */
   name?: string | null | undefined;
-  /** Optional; when given, the asset's project (else not_found). */
+  /** When given, it must be the asset's project (else `not_found`). */
   projectId?: string | number | null | undefined;
-  /** Fixed once the asset has transactions (conflict). */
+  /** A new symbol (same rules as on creation); refused with `conflict` once the asset has transactions, or when another asset of the project has it. */
   symbol?: string | null | undefined;
 };
 
-/** active ⇄ suspended; either → closed (only with zero balances); closed is final. */
+/** Whether a wallet may move money: ACTIVE ⇄ SUSPENDED; either → CLOSED (only with every balance zero and no pending hold); CLOSED is final. */
 export type WalletStatus =
+  /** Sends and receives. New wallets are active. */
   | 'ACTIVE'
+  /** Neither sends nor receives, for good. */
   | 'CLOSED'
+  /** Neither sends nor receives (`wallet_inactive`) until made ACTIVE again. */
   | 'SUSPENDED';
 
+/** A wallet's kind, fixed at creation; each counts against its own plan quota. */
 export type WalletType =
+  /** A customer's wallet: earns and spends; credits of an expiring asset expire. */
   | 'CUSTOMER'
+  /** The program's own wallet: the only kind `seed` mints into; its funds never expire. */
   | 'SYSTEM';
 
+/** A call of the inbound webhook: a named flow and its values. */
 export type WebhookInput = {
-  /** "reward", "redeem", or any other flow (recorded only). */
+  /** The flow, 1–200 characters: "reward" and "redeem" post a transfer; any other name is recorded only. */
   flowId: string;
+  /** One of your projects (else `not_found`). */
   projectId: string | number;
+  /** The flow's values. reward: `to` (a customer wallet id or address), `amount` in points or `fiatAmount` (with the project's supportExchangeRate), optional `from` (a system wallet; default: the project's oldest active one) and `currency` (default: the primary asset). redeem: `from` (a customer wallet), `amount`, optional `to` (a system wallet, same default) and `currency`. Pass the object in a variable to keep every digit of a number. */
   values: Record<string, unknown>;
 };
 
@@ -244,6 +268,13 @@ export type WalletFieldsFragment = { id: string, projectId: string, address: str
 
 export type TransactionFieldsFragment = { id: string, amount: string, currency: string, from: string, to: string, date: string, balance: string | null, reverses: string | null, reversedAmount: string, reference: string | null, metadata: Record<string, unknown> };
 
+export type TransactionQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type TransactionQuery = { transaction: { projectId: string, id: string, amount: string, currency: string, from: string, to: string, date: string, balance: string | null, reverses: string | null, reversedAmount: string, reference: string | null, metadata: Record<string, unknown>, fromWallet: { id: string } | null, toWallet: { id: string } | null } | null };
+
 export type ProjectQueryVariables = Exact<{
   id: string | number;
 }>;
@@ -346,6 +377,7 @@ export const SeedDocument = {"kind":"Document","definitions":[{"kind":"Operation
 export const WebhookDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"Webhook"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"WebhookInput"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"idempotencyKey"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"webhook"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}},{"kind":"Argument","name":{"kind":"Name","value":"idempotencyKey"},"value":{"kind":"Variable","name":{"kind":"Name","value":"idempotencyKey"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"success"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]} as unknown as DocumentNode<WebhookMutation, WebhookMutationVariables>;
 export const ProjectWalletsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ProjectWallets"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"recent"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"project"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"wallets"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"address"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"balances"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"account"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}},{"kind":"Field","name":{"kind":"Name","value":"balance"}}]}},{"kind":"Field","name":{"kind":"Name","value":"transactions"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"recent"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}},{"kind":"Field","name":{"kind":"Name","value":"from"}},{"kind":"Field","name":{"kind":"Name","value":"to"}},{"kind":"Field","name":{"kind":"Name","value":"date"}},{"kind":"Field","name":{"kind":"Name","value":"balance"}}]}}]}}]}}]}}]}}]}}]}}]}}]} as unknown as DocumentNode<ProjectWalletsQuery, ProjectWalletsQueryVariables>;
 export const WalletTransactionsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"WalletTransactions"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"wallet"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"transactions"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"hasPreviousPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"balance"}},{"kind":"Field","name":{"kind":"Name","value":"fromWallet"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"address"}}]}},{"kind":"Field","name":{"kind":"Name","value":"toWallet"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"address"}}]}}]}}]}}]}}]}}]}}]} as unknown as DocumentNode<WalletTransactionsQuery, WalletTransactionsQueryVariables>;
+export const TransactionDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Transaction"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"transaction"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"TransactionFields"}},{"kind":"Field","name":{"kind":"Name","value":"projectId"}},{"kind":"Field","name":{"kind":"Name","value":"fromWallet"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}},{"kind":"Field","name":{"kind":"Name","value":"toWallet"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"TransactionFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Transaction"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}},{"kind":"Field","name":{"kind":"Name","value":"from"}},{"kind":"Field","name":{"kind":"Name","value":"to"}},{"kind":"Field","name":{"kind":"Name","value":"date"}},{"kind":"Field","name":{"kind":"Name","value":"balance"}},{"kind":"Field","name":{"kind":"Name","value":"reverses"}},{"kind":"Field","name":{"kind":"Name","value":"reversedAmount"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"metadata"}}]}}]} as unknown as DocumentNode<TransactionQuery, TransactionQueryVariables>;
 export const ProjectDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Project"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"project"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"ProjectFields"}},{"kind":"Field","name":{"kind":"Name","value":"asset"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"AssetFields"}}]}},{"kind":"Field","name":{"kind":"Name","value":"assets"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"AssetFields"}}]}}]}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ProjectFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Project"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"exchangeRate"}},{"kind":"Field","name":{"kind":"Name","value":"supportExchangeRate"}},{"kind":"Field","name":{"kind":"Name","value":"metadata"}},{"kind":"Field","name":{"kind":"Name","value":"assetId"}},{"kind":"Field","name":{"kind":"Name","value":"owner"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"AssetFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Asset"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"projectId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"symbol"}},{"kind":"Field","name":{"kind":"Name","value":"fractions"}},{"kind":"Field","name":{"kind":"Name","value":"owner"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<ProjectQuery, ProjectQueryVariables>;
 export const ProjectsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Projects"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"projects"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"hasPreviousPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"ProjectFields"}}]}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ProjectFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Project"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"exchangeRate"}},{"kind":"Field","name":{"kind":"Name","value":"supportExchangeRate"}},{"kind":"Field","name":{"kind":"Name","value":"metadata"}},{"kind":"Field","name":{"kind":"Name","value":"assetId"}},{"kind":"Field","name":{"kind":"Name","value":"owner"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<ProjectsQuery, ProjectsQueryVariables>;
 export const AssetDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Asset"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"asset"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"AssetFields"}},{"kind":"Field","name":{"kind":"Name","value":"project"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"AssetFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Asset"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"projectId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"symbol"}},{"kind":"Field","name":{"kind":"Name","value":"fractions"}},{"kind":"Field","name":{"kind":"Name","value":"owner"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<AssetQuery, AssetQueryVariables>;

@@ -9,222 +9,280 @@ export type Scalars = {
   Float: { input: number; output: number; }
   /** An ISO 8601 timestamp; printed in UTC with milliseconds, e.g. "2026-01-31T12:00:00.000Z"; read with Z or any offset. */
   DateTime: { input: string; output: string; }
-  /** A decimal number in major units, printed as a string (e.g. "12.5"). Input: a string or a number. */
+  /** An amount of money in major units of its currency, printed as a string without exponent and without trailing zeros (1250 minor units of a 2-decimal asset: "12.5"), so that no amount passes through a float. Input: a string or a number ("12.50", 12.5), with at most the asset's decimals. */
   Decimal: { input: string | number; output: string; }
-  /** The `JSON` scalar type represents JSON values as specified by [ECMA-404](http://www.ecma-international.org/publications/files/ECMA-ST/ECMA-404.pdf). */
+  /** Any JSON value (an object, an array, a string, a number, a boolean or null). */
   JSON: { input: unknown; output: unknown; }
-  /** The `JSONObject` scalar type represents JSON objects as specified by [ECMA-404](http://www.ecma-international.org/publications/files/ECMA-ST/ECMA-404.pdf). */
+  /** A JSON object (metadata, webhook values). In a document literal, a number must be exactly what a double says it is; pass the object in a variable to keep every digit of any number. */
   JSONObject: { input: Record<string, unknown>; output: Record<string, unknown>; }
 };
 
-/** A currency of a project. */
+/** A currency of a project (points, credits, coins): its symbol names it in transactions and balances, its `fractions` say how amounts are written. A project's first asset becomes its primary one. */
 export type Asset = {
   __typename?: 'Asset';
+  /** When the asset was created. */
   createdAt: Scalars['DateTime']['output'];
-  /** Seconds a credit to a customer wallet lives before its points expire; null: never. */
+  /** Seconds a credit to a customer wallet lives before its remaining points expire (leave to @expired); null: never. A change applies to credits posted after it. */
   expiresAfterSeconds?: Maybe<Scalars['Int']['output']>;
-  /** Decimal places: one major unit is 10^fractions minor units. */
+  /** Decimal places of amounts, 0–18: an amount has at most this many digits after the point (2: "12.50" is fine, "12.505" is refused). */
   fractions: Scalars['Int']['output'];
+  /** The asset's id (a UUID). */
   id: Scalars['ID']['output'];
+  /** Display name, 1–200 characters. */
   name: Scalars['String']['output'];
-  /** The owner (user id) of the asset. */
+  /** The user id that owns the asset (its project's owner, the owner of the API key that created it). */
   owner: Scalars['String']['output'];
+  /** The project the asset belongs to. */
   project: Project;
+  /** The id of the project the asset belongs to. */
   projectId: Scalars['ID']['output'];
+  /** The code that names the currency in transactions and balances (`currency`): 1–12 of A–Z 0–9 _ -, unique within the project. */
   symbol: Scalars['String']['output'];
+  /** When the asset was last changed (its creation, if never). */
   updatedAt: Scalars['DateTime']['output'];
 };
 
+/** A page of assets, oldest first (creation order). */
 export type AssetConnection = {
   __typename?: 'AssetConnection';
+  /** The page's items, each with its cursor, in the list's order. */
   edges: Array<AssetEdge>;
+  /** Whether more items follow, and the cursor to read them. */
   pageInfo: PageInfo;
-  /** All items of the list, across pages. */
+  /** How many items the whole list holds, across every page (whatever `first` and `after`). */
   totalCount: Scalars['Int']['output'];
 };
 
+/** One Asset of a page, with its position in the list. */
 export type AssetEdge = {
   __typename?: 'AssetEdge';
+  /** An opaque position in the list: pass it as `after` to read the items that follow this one. */
   cursor: Scalars['String']['output'];
+  /** The Asset. */
   node: Asset;
 };
 
-/** A wallet's balance in one currency of its project (zero included). */
+/** A wallet's balance in one currency of its project (a currency never used by the wallet shows "0"). */
 export type Balance = {
   __typename?: 'Balance';
-  /** The wallet address. */
+  /** The wallet's address. */
   account: Scalars['String']['output'];
+  /** The asset's id. */
   assetId: Scalars['ID']['output'];
-  /** balance − held: what transfers, holds and reversals may spend. */
+  /** balance − held, in major units: what transfers, new holds and reversals may spend; never below zero. Null on a balance read with `asOf`. */
   available?: Maybe<Scalars['Decimal']['output']>;
-  /** The posted balance, major units, as a decimal string. */
+  /** The posted balance, in major units: every credit minus every debit. Never below zero. */
   balance: Scalars['Decimal']['output'];
-  /** The asset symbol. */
+  /** The asset's symbol. */
   currency: Scalars['String']['output'];
-  /** The balance's unexpired lots with something left, earliest expiry first (GET /wallets/{id}/lots); none for a system wallet. */
+  /** The balance's unexpired lots with something left, earliest expiry first (as GET /wallets/{id}/lots): when its points expire. Empty for a system wallet and for an asset that never expires. */
   expiring: Array<Lot>;
-  /** Sum of the wallet's pending, unexpired holds as sender in this currency. */
+  /** In major units, what the wallet's pending, unexpired holds as sender reserve in this currency; null on a balance read with `asOf` (it describes the present). */
   held?: Maybe<Scalars['Decimal']['output']>;
 };
 
 
-/** A wallet's balance in one currency of its project (zero included). */
+/** A wallet's balance in one currency of its project (a currency never used by the wallet shows "0"). */
 export type BalanceExpiringArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
-/** One leg of transferBatch. */
+/** One transfer (leg) of transferBatch, in the batch's project; checked as `transfer` is, after the legs before it. */
 export type BatchTransferInput = {
-  /** Major units, > 0, at most the asset's fractions decimals. */
+  /** Major units, > 0, with at most the asset's `fractions` decimals (and at most 2⁵³−1 minor units), else `validation_error`. */
   amount: Scalars['Decimal']['input'];
-  /** An asset symbol of the project. */
+  /** An asset symbol of the project (else `not_found`). */
   currency: Scalars['String']['input'];
-  /** Sender: a wallet id or address in the project. */
+  /** The sender: a wallet id or address in the project (it may spend what an earlier leg credited it). */
   from: Scalars['String']['input'];
+  /** Any JSON object of at most 4 KiB serialised, kept with the transaction; default {}. */
   metadata?: InputMaybe<Scalars['JSONObject']['input']>;
+  /** Your own reference, 1–128 of A–Z a–z 0–9 . _ : / # -, unique per project among transactions and holds (reused: `conflict` with `details.existingId`). Two legs of a batch cannot share one. */
   reference?: InputMaybe<Scalars['String']['input']>;
-  /** Receiver: a wallet id or address in the project. */
+  /** The receiver: a wallet id or address in the project, not the sender. */
   to: Scalars['String']['input'];
 };
 
+/** A new currency of a project. */
 export type CreateAssetInput = {
-  /** Seconds a credit to a customer wallet lives, 1–315360000; absent or null: never expires. */
+  /** Seconds a credit to a customer wallet lives before its remaining points expire, 1–315360000; absent or null: never expires. */
   expiresAfterSeconds?: InputMaybe<Scalars['Int']['input']>;
-  /** 0–18. */
+  /** Decimal places of amounts, 0–18 (2: amounts like "12.50"). Fixed once created. */
   fractions: Scalars['Int']['input'];
-  /** 1–200 characters. */
+  /** Display name, 1–200 characters. */
   name: Scalars['String']['input'];
+  /** One of your projects (else `not_found`). */
   projectId: Scalars['ID']['input'];
-  /** 1–12 of A–Z 0–9 _ -, unique within the project. */
+  /** The currency code used as `currency` elsewhere: 1–12 of A–Z 0–9 _ -, unique within the project (a duplicate: `conflict`). */
   symbol: Scalars['String']['input'];
 };
 
+/** A new project; absent or null fields take their defaults. */
 export type CreateProjectInput = {
-  /** An asset of another of your projects, shared as this project's primary currency. */
+  /** An asset of another of your projects, shared as this project's primary currency (else `not_found`); absent: the project's first own asset becomes its primary one. */
   assetId?: InputMaybe<Scalars['ID']['input']>;
-  /** > 0, default 1. */
+  /** Points per unit of fiat money for webhook rewards given as `fiatAmount`, > 0; default 1. */
   exchangeRate?: InputMaybe<Scalars['Float']['input']>;
-  /** At most 16 KiB serialised; default {}. */
+  /** Any JSON object of at most 16 KiB serialised; default {}. */
   metadata?: InputMaybe<Scalars['JSONObject']['input']>;
-  /** 1–200 characters after trimming. */
+  /** Display name, 1–200 characters after trimming. */
   name: Scalars['String']['input'];
-  /** Default false. */
+  /** Whether webhook rewards may be given as `fiatAmount`; default false. */
   supportExchangeRate?: InputMaybe<Scalars['Boolean']['input']>;
-  /** Only "loyalty" (the default). */
+  /** The kind of program: only "loyalty" (the default). */
   type?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** A new wallet of a project; it starts ACTIVE with zero balances. */
 export type CreateWalletInput = {
-  /** 1–128 of A–Z a–z 0–9 . _ : @ - (not starting with @), unique within the project; generated when absent. */
+  /** The address, 1–128 of A–Z a–z 0–9 . _ : @ - not starting with @ (reserved for @mint and @expired), unique within the project (taken: `conflict`); generated when absent. */
   address?: InputMaybe<Scalars['String']['input']>;
+  /** One of your projects (else `not_found`). */
   projectId: Scalars['ID']['input'];
 };
 
+/** The answer of deleteAsset. */
 export type DeleteAssetPayload = {
   __typename?: 'DeleteAssetPayload';
+  /** Always true: a refused deletion is an error instead. */
   deleted: Scalars['Boolean']['output'];
+  /** The deleted asset's id. */
   id: Scalars['ID']['output'];
 };
 
-/** DELETE /limits/{id}. */
+/** The answer to deleteLimit. */
 export type DeletedLimit = {
   __typename?: 'DeletedLimit';
+  /** Always true: the limit binds no posting from now on. */
   deleted: Scalars['Boolean']['output'];
+  /** The deleted limit’s id. */
   id: Scalars['ID']['output'];
 };
 
-/** A reservation of the sender's available funds for a later capture or void (CONTRACT §10). */
+/** A reservation of part of a sender's available funds for a later transfer (two-phase transfer): createHold reserves, captureHold posts, voidHold releases. While pending it lowers the sender's `available`, not its `balance`; the receiver sees nothing until the capture. */
 export type Hold = {
   __typename?: 'Hold';
-  /** The amount reserved at creation (major units). */
+  /** The amount reserved at creation, in major units. */
   amount: Scalars['Decimal']['output'];
-  /** The captured part (0 until captured). */
+  /** The part captured, in major units: "0" unless CAPTURED. */
   capturedAmount: Scalars['Decimal']['output'];
+  /** When the hold was created. */
   createdAt: Scalars['DateTime']['output'];
-  /** The asset symbol. */
+  /** The asset's symbol. */
   currency: Scalars['String']['output'];
+  /** When a pending hold expires; null: never. */
   expiresAt?: Maybe<Scalars['DateTime']['output']>;
-  /** Address of the sender. */
+  /** The sender's wallet address (whose funds are reserved). */
   from: Scalars['String']['output'];
+  /** The hold's id (a UUID). */
   id: Scalars['ID']['output'];
+  /** The caller's metadata ({} when none was given). */
   metadata: Scalars['JSONObject']['output'];
+  /** The id of the project the hold belongs to. */
   projectId: Scalars['ID']['output'];
+  /** The caller's reference, unique per project among transactions and holds; null when none was given. */
   reference?: Maybe<Scalars['String']['output']>;
+  /** Where the hold stands; EXPIRED from the instant `expiresAt` passes. */
   status: HoldStatus;
-  /** Address of the receiver. */
+  /** The receiver's wallet address. */
   to: Scalars['String']['output'];
-  /** The capture's transaction. */
+  /** The id of the capture's transaction; null unless CAPTURED. */
   transactionId?: Maybe<Scalars['ID']['output']>;
+  /** When the hold last changed status (its creation, if never). */
   updatedAt: Scalars['DateTime']['output'];
 };
 
-/** captureHold: the posted transaction (balance: the sender’s) and the captured hold. */
+/** The answer of captureHold: the transaction it posted and the hold, now CAPTURED. */
 export type HoldCapture = {
   __typename?: 'HoldCapture';
+  /** The hold after the capture. */
   hold: Hold;
+  /** The posted transaction, from the hold's sender to its receiver; its `balance` is the sender's. */
   transaction: Transaction;
 };
 
+/** A page of holds, newest first. */
 export type HoldConnection = {
   __typename?: 'HoldConnection';
+  /** The page's items, each with its cursor, in the list's order. */
   edges: Array<HoldEdge>;
+  /** Whether more items follow, and the cursor to read them. */
   pageInfo: PageInfo;
-  /** All items of the list, across pages. */
+  /** How many items the whole list holds, across every page (whatever `first` and `after`). */
   totalCount: Scalars['Int']['output'];
 };
 
+/** One Hold of a page, with its position in the list. */
 export type HoldEdge = {
   __typename?: 'HoldEdge';
+  /** An opaque position in the list: pass it as `after` to read the items that follow this one. */
   cursor: Scalars['String']['output'];
+  /** The Hold. */
   node: Hold;
 };
 
-/** pending → captured | voided | expired (expired from the instant expiresAt passes). */
+/** Where a hold stands: PENDING, then exactly one of CAPTURED, VOIDED or EXPIRED, each final. */
 export type HoldStatus =
+  /** captureHold posted (part of) it; `transactionId` is the posting, the rest was released. */
   | 'CAPTURED'
+  /** `expiresAt` passed while it was pending: released from that instant (whatever background work has done yet); it can no longer be captured or voided. */
   | 'EXPIRED'
+  /** Reserving the amount: counted in the sender's `held`, waiting for captureHold or voidHold. */
   | 'PENDING'
+  /** voidHold released it; nothing was posted. */
   | 'VOIDED';
 
-/** A committed change (the outbox): `data` is the resource as REST shows it. */
+/** A change committed in a project (a posting, a hold, a wallet status change, an expiry), recorded in the same database transaction as the change itself. The same event feeds `events`, `ledgerEvents` and outbound webhooks. */
 export type LedgerEvent = {
   __typename?: 'LedgerEvent';
+  /** When the change was committed. */
   createdAt: Scalars['DateTime']['output'];
-  /** A transaction (the sender's balance), a hold, or a wallet without balances, as REST shows it. */
+  /** The changed resource as the REST API shows it (snake_case timestamps, amounts as JSON numbers of major units): a transaction with its sender's resulting balance (transaction.posted, points.expired), a hold (hold.*), or a wallet without its balances (wallet.status_changed). */
   data: Scalars['JSON']['output'];
   /** Also the `webhook-id` of its outbound deliveries. */
   id: Scalars['ID']['output'];
+  /** The id of the project the change happened in. */
   projectId: Scalars['ID']['output'];
-  /** Increases in commit order within the project (an integer; Float because it may pass 2³¹). */
+  /** Position of the event in its project: increases in commit order, with no reuse. An integer, typed Float because it may pass 2³¹. */
   seq: Scalars['Float']['output'];
-  /** transaction.posted, hold.created, hold.captured, hold.voided, hold.expired, wallet.status_changed or points.expired. */
+  /** What happened: transaction.posted, hold.created, hold.captured, hold.voided, hold.expired, wallet.status_changed or points.expired. */
   type: Scalars['String']['output'];
 };
 
+/** A page of a project's events, oldest first (increasing `seq`). */
 export type LedgerEventConnection = {
   __typename?: 'LedgerEventConnection';
+  /** The page's items, each with its cursor, in the list's order. */
   edges: Array<LedgerEventEdge>;
+  /** Whether more items follow, and the cursor to read them. */
   pageInfo: PageInfo;
-  /** All items of the list, across pages. */
+  /** How many items the whole list holds, across every page (whatever `first` and `after`). */
   totalCount: Scalars['Int']['output'];
 };
 
+/** One LedgerEvent of a page, with its position in the list. */
 export type LedgerEventEdge = {
   __typename?: 'LedgerEventEdge';
+  /** An opaque position in the list: pass it as `after` to read the items that follow this one. */
   cursor: Scalars['String']['output'];
+  /** The LedgerEvent. */
   node: LedgerEvent;
 };
 
-/** A spending (debit) or earning (credit) limit over a sliding window (CONTRACT §19). */
+/** A spending (debit) or earning (credit) limit over a sliding window: a posting or hold that would take what the wallet moved in the window above `amount` is refused with `limit_exceeded`. Reversals and expiries are neither counted nor checked. */
 export type Limit = {
   __typename?: 'Limit';
   /** The most the wallet may move in the window (major units). */
   amount: Scalars['Decimal']['output'];
+  /** When the limit was created. */
   createdAt: Scalars['DateTime']['output'];
   /** The asset symbol. */
   currency: Scalars['String']['output'];
+  /** Whether money leaving (DEBIT) or arriving (CREDIT) is counted. */
   direction: LimitDirection;
+  /** The limit’s id (for deleteLimit). */
   id: Scalars['ID']['output'];
+  /** The project the limit belongs to. */
   projectId: Scalars['ID']['output'];
   /** null: every customer wallet of the project. */
   walletId?: Maybe<Scalars['ID']['output']>;
@@ -232,35 +290,47 @@ export type Limit = {
   windowSeconds: Scalars['Int']['output'];
 };
 
+/** A page of a list of Limit items (a Relay connection), in the list's order. */
 export type LimitConnection = {
   __typename?: 'LimitConnection';
+  /** The page's items, each with its cursor, in the list's order. */
   edges: Array<LimitEdge>;
+  /** Whether more items follow, and the cursor to read them. */
   pageInfo: PageInfo;
-  /** All items of the list, across pages. */
+  /** How many items the whole list holds, across every page (whatever `first` and `after`). */
   totalCount: Scalars['Int']['output'];
 };
 
-/** debit: money leaving the wallet; credit: money arriving. */
+/** Which movements a limit counts. */
 export type LimitDirection =
+  /** Money arriving in the wallet: transfers and batch legs it receives, seeds, captures paid to it, rewards. */
   | 'CREDIT'
+  /** Money leaving the wallet: transfers and batch legs it sends, captures of its holds, redemptions; its pending holds count from their creation. */
   | 'DEBIT';
 
+/** One Limit of a page, with its position in the list. */
 export type LimitEdge = {
   __typename?: 'LimitEdge';
+  /** An opaque position in the list: pass it as `after` to read the items that follow this one. */
   cursor: Scalars['String']['output'];
+  /** The Limit. */
   node: Limit;
 };
 
-/** A limit that applies to the wallet now, with what it used and what remains (GET /wallets/{id}/limits). */
+/** A limit that applies to the wallet now (its own limits, or else, for a customer wallet, the project-wide ones), with what it used and what remains. */
 export type LimitUsage = {
   __typename?: 'LimitUsage';
   /** The most the wallet may move in the window (major units). */
   amount: Scalars['Decimal']['output'];
+  /** When the limit was created. */
   createdAt: Scalars['DateTime']['output'];
   /** The asset symbol. */
   currency: Scalars['String']['output'];
+  /** Whether money leaving (DEBIT) or arriving (CREDIT) is counted. */
   direction: LimitDirection;
+  /** The limit’s id (for deleteLimit). */
   id: Scalars['ID']['output'];
+  /** The project the limit belongs to. */
   projectId: Scalars['ID']['output'];
   /** amount − used, never below 0. */
   remaining: Scalars['Decimal']['output'];
@@ -272,14 +342,16 @@ export type LimitUsage = {
   windowSeconds: Scalars['Int']['output'];
 };
 
-/** Points credited together to a customer wallet and expiring together (CONTRACT §15). */
+/** Points of an expiring asset credited together to a customer wallet, which expire together. A debit spends the lot that expires first first; what is left at `expiresAt` leaves the wallet in a transaction to @expired. */
 export type Lot = {
   __typename?: 'Lot';
-  /** Major units credited. */
+  /** The credit, in major units. */
   amount: Scalars['Decimal']['output'];
+  /** When the credit was posted. */
   createdAt: Scalars['DateTime']['output'];
+  /** When the remaining points expire. */
   expiresAt: Scalars['DateTime']['output'];
-  /** Major units left, points reserved by pending holds included. */
+  /** What is left of it, in major units (points reserved by pending holds still count as left). */
   remaining: Scalars['Decimal']['output'];
 };
 
@@ -291,45 +363,47 @@ export type MetadataPair = {
   value: Scalars['String']['input'];
 };
 
+/** Writes, one per REST write, with the same rules and error codes; a refused mutation writes nothing. Besides the errors each mutation lists, any of them may answer `unauthorized`, `rate_limited`, `validation_error`, `timeout` or `internal_error`, in `errors` with `extensions.code` and `extensions.details`. Each takes an optional `idempotencyKey` that makes a retry safe. */
 export type Mutation = {
   __typename?: 'Mutation';
-  /** POST /holds/{id}/capture: posts `amount` (default: the whole hold) and releases the rest. */
+  /** Posts a pending hold (as POST /holds/{id}/capture): one transaction of `amount` from its sender to its receiver; the rest is released and the hold is CAPTURED. Errors: `validation_error`, `not_found` (the hold, or `projectId` not its project), `hold_expired` (it expired while pending), `hold_not_pending` (already captured or voided), `wallet_inactive` (either wallet not ACTIVE), `validation_error` (`amount` above the hold's). */
   captureHold: HoldCapture;
-  /** POST /assets. */
+  /** Creates a currency in one of your projects (as POST /assets); a project's first asset becomes its primary one. Errors: `validation_error`, `not_found` (the project), `conflict` (the symbol is taken in the project), `quota_exceeded` (the plan's assets_per_project). */
   createAsset: Asset;
-  /** POST /holds: reserves the sender's available funds; nothing is posted. */
+  /** Reserves an amount of the sender's available funds for a later captureHold or voidHold (as POST /holds); answers the PENDING hold. Nothing is posted: the sender's `held` grows, its `balance` and the receiver's do not change. Errors: `validation_error`, `not_found` (the project, a wallet, the currency), `wallet_inactive`, `insufficient_funds` (the sender's `available` balance is short), `conflict` (the reference is taken). */
   createHold: Hold;
-  /** POST /limits: at most 50 per project (quota_exceeded). */
+  /** Creates a limit. At most 50 per project (`quota_exceeded`); bad input is `validation_error`, an unknown project, asset or wallet `not_found`. */
   createLimit: Limit;
-  /** POST /projects. */
+  /** Creates a project you own (as POST /projects). Errors: `validation_error`, `not_found` (`assetId` is not one of your assets), `quota_exceeded` (the plan's projects). */
   createProject: Project;
-  /** POST /wallets/create/{type}. */
+  /** Creates a wallet in one of your projects (as POST /wallets/create/{type}), ACTIVE with zero balances. Errors: `validation_error`, `not_found` (the project), `conflict` (the address is taken in the project), `quota_exceeded` (the plan's customer_wallets or system_wallets). */
   createWallet: Wallet;
-  /** DELETE /assets/{id}. */
+  /** Deletes an asset that was never used (as DELETE /assets/{id}); each project that had it as primary asset gets its oldest remaining own asset (or none) instead. Errors: `validation_error`, `not_found`, `asset_in_use` (it has transactions or holds). */
   deleteAsset: DeleteAssetPayload;
-  /** DELETE /limits/{id}. */
+  /** Deletes a limit: it binds no posting from now on (`not_found` if it is not yours). */
   deleteLimit: DeletedLimit;
-  /** PUT /projects/{id}. */
+  /** Renames one of your projects (as PUT /projects/{id}) and answers it as it is now. Errors: `validation_error`, `not_found`. */
   renameProject: Project;
-  /** POST /transactions/{id}/reverse: back from the original's receiver to its sender (@mint for a seed); `balance` is the reversal's sender's. */
+  /** Posts a reversal (as POST /transactions/{id}/reverse): a new transaction of `amount` from the original's receiver back to its sender (to @mint for a seed); the original's `reversedAmount` grows by it. Its `balance` is its own sender's (the original's receiver). Errors: `validation_error`, `not_found` (the transaction or project), `conflict` (more than is still reversible, with `details.reversible`; a reversal or an expiry cannot be reversed; the reference is taken), `insufficient_funds` (the original's receiver lacks the amount available), `wallet_inactive` (either wallet not ACTIVE). */
   reverseTransaction: Transaction;
-  /** POST /transactions/seed: mints into a system wallet from @mint; `balance` is the seeded wallet's. */
+  /** Mints new money into a system wallet, from @mint (as POST /transactions/seed); its `balance` is the seeded wallet's right after. Errors: `validation_error` (a field out of range, or `to` is not a system wallet), `not_found` (the project, the wallet, the currency), `wallet_inactive`, `conflict` (the reference is taken). */
   seed: Transaction;
-  /** PUT /wallets/status/{id}. */
+  /** Suspends, reactivates or closes a wallet (as PUT /wallets/status/{id}) and answers it as it is now. Errors: `validation_error`, `not_found` (the wallet, or `projectId` not its project), `conflict` (a CLOSED wallet cannot change), `wallet_not_empty` (closing a wallet with a non-zero balance or a pending hold on either side). */
   setWalletStatus: Wallet;
-  /** POST /transactions; `balance` is the sender's resulting balance. */
+  /** Moves an amount from one wallet to another of the same project (as POST /transactions); its `balance` is the sender's right after. Errors: `validation_error` (a field out of range), `not_found` (the project, a wallet, the currency), `wallet_inactive` (a wallet not ACTIVE), `insufficient_funds` (the sender's `available` balance is short), `conflict` (the reference is taken). */
   transfer: Transaction;
-  /** POST /transactions/batch: 1–100 transfers, all or none, in order; each `balance` is its sender's. */
+  /** Posts 1–100 transfers of one project atomically (as POST /transactions/batch): all or none, in order, so a leg may spend what an earlier leg credited. Answers one transaction per leg, in order, each `balance` its sender's. A refused leg refuses the whole batch with that leg's error and `details.index` (0-based): `validation_error` (a field out of range), `not_found` (the project, a wallet, the currency), `wallet_inactive` (a wallet not ACTIVE), `insufficient_funds` (the sender's `available` balance is short), `conflict` (the reference is taken). */
   transferBatch: Array<Transaction>;
-  /** PUT /assets/{id}. */
+  /** Changes an asset's name, symbol or expiry (as PUT /assets/{id}) and answers it as it is now. Errors: `validation_error`, `not_found` (the asset, or `projectId` not its project), `conflict` (the symbol of an asset with transactions, or a symbol taken in the project). */
   updateAsset: Asset;
-  /** POST /holds/{id}/void: releases a pending hold. */
+  /** Releases a pending hold without posting anything (as POST /holds/{id}/void); answers it VOIDED. Errors: `validation_error`, `not_found` (the hold, or `projectId` not its project), `hold_expired` (it expired while pending), `hold_not_pending` (already captured or voided). */
   voidHold: Hold;
-  /** POST /webhook: reward and redeem post a transfer; other flows are recorded. */
+  /** Runs a flow of the inbound webhook (as POST /webhook): "reward" posts a transfer from a system wallet to a customer wallet, "redeem" from a customer wallet to a system wallet; any other flow is only recorded. Every call that passes validation is recorded (webhookEvents), refused ones included. A flow that cannot run posts nothing and answers the error its transfer would: `validation_error` (e.g. `fiatAmount` without the project's supportExchangeRate), `not_found`, `wallet_inactive`, `insufficient_funds`. */
   webhook: WebhookResult;
 };
 
 
+/** Writes, one per REST write, with the same rules and error codes; a refused mutation writes nothing. Besides the errors each mutation lists, any of them may answer `unauthorized`, `rate_limited`, `validation_error`, `timeout` or `internal_error`, in `errors` with `extensions.code` and `extensions.details`. Each takes an optional `idempotencyKey` that makes a retry safe. */
 export type MutationCaptureHoldArgs = {
   amount?: InputMaybe<Scalars['Decimal']['input']>;
   dryRun?: InputMaybe<Scalars['Boolean']['input']>;
@@ -339,12 +413,14 @@ export type MutationCaptureHoldArgs = {
 };
 
 
+/** Writes, one per REST write, with the same rules and error codes; a refused mutation writes nothing. Besides the errors each mutation lists, any of them may answer `unauthorized`, `rate_limited`, `validation_error`, `timeout` or `internal_error`, in `errors` with `extensions.code` and `extensions.details`. Each takes an optional `idempotencyKey` that makes a retry safe. */
 export type MutationCreateAssetArgs = {
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
   input: CreateAssetInput;
 };
 
 
+/** Writes, one per REST write, with the same rules and error codes; a refused mutation writes nothing. Besides the errors each mutation lists, any of them may answer `unauthorized`, `rate_limited`, `validation_error`, `timeout` or `internal_error`, in `errors` with `extensions.code` and `extensions.details`. Each takes an optional `idempotencyKey` that makes a retry safe. */
 export type MutationCreateHoldArgs = {
   amount: Scalars['Decimal']['input'];
   currency: Scalars['String']['input'];
@@ -359,6 +435,7 @@ export type MutationCreateHoldArgs = {
 };
 
 
+/** Writes, one per REST write, with the same rules and error codes; a refused mutation writes nothing. Besides the errors each mutation lists, any of them may answer `unauthorized`, `rate_limited`, `validation_error`, `timeout` or `internal_error`, in `errors` with `extensions.code` and `extensions.details`. Each takes an optional `idempotencyKey` that makes a retry safe. */
 export type MutationCreateLimitArgs = {
   amount: Scalars['Decimal']['input'];
   currency: Scalars['String']['input'];
@@ -370,12 +447,14 @@ export type MutationCreateLimitArgs = {
 };
 
 
+/** Writes, one per REST write, with the same rules and error codes; a refused mutation writes nothing. Besides the errors each mutation lists, any of them may answer `unauthorized`, `rate_limited`, `validation_error`, `timeout` or `internal_error`, in `errors` with `extensions.code` and `extensions.details`. Each takes an optional `idempotencyKey` that makes a retry safe. */
 export type MutationCreateProjectArgs = {
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
   input: CreateProjectInput;
 };
 
 
+/** Writes, one per REST write, with the same rules and error codes; a refused mutation writes nothing. Besides the errors each mutation lists, any of them may answer `unauthorized`, `rate_limited`, `validation_error`, `timeout` or `internal_error`, in `errors` with `extensions.code` and `extensions.details`. Each takes an optional `idempotencyKey` that makes a retry safe. */
 export type MutationCreateWalletArgs = {
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
   input: CreateWalletInput;
@@ -383,17 +462,20 @@ export type MutationCreateWalletArgs = {
 };
 
 
+/** Writes, one per REST write, with the same rules and error codes; a refused mutation writes nothing. Besides the errors each mutation lists, any of them may answer `unauthorized`, `rate_limited`, `validation_error`, `timeout` or `internal_error`, in `errors` with `extensions.code` and `extensions.details`. Each takes an optional `idempotencyKey` that makes a retry safe. */
 export type MutationDeleteAssetArgs = {
   id: Scalars['ID']['input'];
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
 };
 
 
+/** Writes, one per REST write, with the same rules and error codes; a refused mutation writes nothing. Besides the errors each mutation lists, any of them may answer `unauthorized`, `rate_limited`, `validation_error`, `timeout` or `internal_error`, in `errors` with `extensions.code` and `extensions.details`. Each takes an optional `idempotencyKey` that makes a retry safe. */
 export type MutationDeleteLimitArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Writes, one per REST write, with the same rules and error codes; a refused mutation writes nothing. Besides the errors each mutation lists, any of them may answer `unauthorized`, `rate_limited`, `validation_error`, `timeout` or `internal_error`, in `errors` with `extensions.code` and `extensions.details`. Each takes an optional `idempotencyKey` that makes a retry safe. */
 export type MutationRenameProjectArgs = {
   id: Scalars['ID']['input'];
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
@@ -401,6 +483,7 @@ export type MutationRenameProjectArgs = {
 };
 
 
+/** Writes, one per REST write, with the same rules and error codes; a refused mutation writes nothing. Besides the errors each mutation lists, any of them may answer `unauthorized`, `rate_limited`, `validation_error`, `timeout` or `internal_error`, in `errors` with `extensions.code` and `extensions.details`. Each takes an optional `idempotencyKey` that makes a retry safe. */
 export type MutationReverseTransactionArgs = {
   amount?: InputMaybe<Scalars['Decimal']['input']>;
   dryRun?: InputMaybe<Scalars['Boolean']['input']>;
@@ -412,6 +495,7 @@ export type MutationReverseTransactionArgs = {
 };
 
 
+/** Writes, one per REST write, with the same rules and error codes; a refused mutation writes nothing. Besides the errors each mutation lists, any of them may answer `unauthorized`, `rate_limited`, `validation_error`, `timeout` or `internal_error`, in `errors` with `extensions.code` and `extensions.details`. Each takes an optional `idempotencyKey` that makes a retry safe. */
 export type MutationSeedArgs = {
   dryRun?: InputMaybe<Scalars['Boolean']['input']>;
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
@@ -419,6 +503,7 @@ export type MutationSeedArgs = {
 };
 
 
+/** Writes, one per REST write, with the same rules and error codes; a refused mutation writes nothing. Besides the errors each mutation lists, any of them may answer `unauthorized`, `rate_limited`, `validation_error`, `timeout` or `internal_error`, in `errors` with `extensions.code` and `extensions.details`. Each takes an optional `idempotencyKey` that makes a retry safe. */
 export type MutationSetWalletStatusArgs = {
   id: Scalars['ID']['input'];
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
@@ -426,6 +511,7 @@ export type MutationSetWalletStatusArgs = {
 };
 
 
+/** Writes, one per REST write, with the same rules and error codes; a refused mutation writes nothing. Besides the errors each mutation lists, any of them may answer `unauthorized`, `rate_limited`, `validation_error`, `timeout` or `internal_error`, in `errors` with `extensions.code` and `extensions.details`. Each takes an optional `idempotencyKey` that makes a retry safe. */
 export type MutationTransferArgs = {
   dryRun?: InputMaybe<Scalars['Boolean']['input']>;
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
@@ -433,6 +519,7 @@ export type MutationTransferArgs = {
 };
 
 
+/** Writes, one per REST write, with the same rules and error codes; a refused mutation writes nothing. Besides the errors each mutation lists, any of them may answer `unauthorized`, `rate_limited`, `validation_error`, `timeout` or `internal_error`, in `errors` with `extensions.code` and `extensions.details`. Each takes an optional `idempotencyKey` that makes a retry safe. */
 export type MutationTransferBatchArgs = {
   dryRun?: InputMaybe<Scalars['Boolean']['input']>;
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
@@ -441,6 +528,7 @@ export type MutationTransferBatchArgs = {
 };
 
 
+/** Writes, one per REST write, with the same rules and error codes; a refused mutation writes nothing. Besides the errors each mutation lists, any of them may answer `unauthorized`, `rate_limited`, `validation_error`, `timeout` or `internal_error`, in `errors` with `extensions.code` and `extensions.details`. Each takes an optional `idempotencyKey` that makes a retry safe. */
 export type MutationUpdateAssetArgs = {
   id: Scalars['ID']['input'];
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
@@ -448,6 +536,7 @@ export type MutationUpdateAssetArgs = {
 };
 
 
+/** Writes, one per REST write, with the same rules and error codes; a refused mutation writes nothing. Besides the errors each mutation lists, any of them may answer `unauthorized`, `rate_limited`, `validation_error`, `timeout` or `internal_error`, in `errors` with `extensions.code` and `extensions.details`. Each takes an optional `idempotencyKey` that makes a retry safe. */
 export type MutationVoidHoldArgs = {
   id: Scalars['ID']['input'];
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
@@ -455,72 +544,96 @@ export type MutationVoidHoldArgs = {
 };
 
 
+/** Writes, one per REST write, with the same rules and error codes; a refused mutation writes nothing. Besides the errors each mutation lists, any of them may answer `unauthorized`, `rate_limited`, `validation_error`, `timeout` or `internal_error`, in `errors` with `extensions.code` and `extensions.details`. Each takes an optional `idempotencyKey` that makes a retry safe. */
 export type MutationWebhookArgs = {
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
   input: WebhookInput;
 };
 
-/** Relay page information. */
+/** Where a page of a list stands (Relay): whether items follow it, and the cursors to go on from it. */
 export type PageInfo = {
   __typename?: 'PageInfo';
+  /** The last edge's cursor, the `after` of the next page; null when the page is empty. */
   endCursor?: Maybe<Scalars['String']['output']>;
+  /** true when items follow this page: pass `endCursor` as `after` (same `first`) to read them. */
   hasNextPage: Scalars['Boolean']['output'];
+  /** true when items come before this page, i.e. it was read with an `after`. Lists page forwards only. */
   hasPreviousPage: Scalars['Boolean']['output'];
+  /** The first edge's cursor; null when the page is empty. */
   startCursor?: Maybe<Scalars['String']['output']>;
 };
 
-/** The caller's plan: quotas and feature flags. */
+/** The caller's plan: its quotas (creating past one is refused with `quota_exceeded`, `details.quota` naming the field) and feature flags. */
 export type Plan = {
   __typename?: 'Plan';
+  /** Whether the plan includes advanced analytics. */
   advancedAnalytics: Scalars['Boolean']['output'];
+  /** Authenticated requests per UTC day (REST and GraphQL together); past it, `rate_limited`. */
   apiCallsPerDay: Scalars['Int']['output'];
+  /** How many assets each project may have. */
   assetsPerProject: Scalars['Int']['output'];
+  /** Whether the plan includes custom branding. */
   customBranding: Scalars['Boolean']['output'];
+  /** How many customer wallets the owner may have, across projects. */
   customerWallets: Scalars['Int']['output'];
+  /** The plan: free, starter, pro or enterprise. */
   planCode: Scalars['String']['output'];
+  /** Whether the plan includes priority support. */
   prioritySupport: Scalars['Boolean']['output'];
+  /** How many projects the owner may have. */
   projects: Scalars['Int']['output'];
+  /** The owner's subscription code, stable per owner (SUB_…). */
   subscriptionCode: Scalars['String']['output'];
+  /** The subscription status: active. */
   subscriptionStatus: Scalars['String']['output'];
+  /** How many system wallets the owner may have, across projects. */
   systemWallets: Scalars['Int']['output'];
+  /** The caller's user id: the owner of the API key. */
   userId: Scalars['String']['output'];
 };
 
-/** A project of the caller: its currencies (assets) and wallets. */
+/** A project of the caller: a program with its own currencies (assets), wallets and transactions. Money moves only between wallets of one project. */
 export type Project = {
   __typename?: 'Project';
-  /** The primary asset (own or shared). */
+  /** The project's primary asset (its own, or shared from another of your projects); null until it has one. */
   asset?: Maybe<Asset>;
-  /** The primary asset (own or shared), null until the project has one. */
+  /** The id of the primary asset (own or shared from another of your projects); null until the project has one. */
   assetId?: Maybe<Scalars['ID']['output']>;
-  /** The project's own assets, oldest first. */
+  /** The project's own assets, oldest first (a primary asset shared from another project is not among them). */
   assets: AssetConnection;
+  /** When the project was created. */
   createdAt: Scalars['DateTime']['output'];
+  /** Points per unit of fiat money, > 0: a webhook reward given as `fiatAmount` earns fiatAmount × exchangeRate points (rounded down to the asset's decimals). */
   exchangeRate: Scalars['Float']['output'];
+  /** The project's id: a positive integer (as an ID string). */
   id: Scalars['ID']['output'];
+  /** The caller's metadata ({} when none). */
   metadata: Scalars['JSONObject']['output'];
+  /** Display name, 1–200 characters. */
   name: Scalars['String']['output'];
-  /** The owner (user id) of the project. */
+  /** The user id that owns the project: the owner of the API key that created it. */
   owner: Scalars['String']['output'];
+  /** Whether webhook rewards may be given in fiat money (`fiatAmount`) and converted with `exchangeRate`. */
   supportExchangeRate: Scalars['Boolean']['output'];
-  /** The project's transactions matching every filter given, newest first (ties by commit order), as GET /transactions/search; `balance` is the `walletId` wallet's when given, else the sender's (a seed's: the seeded wallet's). */
+  /** The project's transactions matching every filter given, newest first (ties by commit order), as GET /transactions/search. Each `balance` is the `walletId` wallet's when that filter is given, else the sender's (for a seed: the seeded wallet's). No `totalCount`: a search is not counted. Errors: `validation_error` (a filter out of range), `not_found` (a wallet or currency the project lacks). */
   transactions: TransactionSearchConnection;
-  /** Always "loyalty". */
+  /** The kind of program: always "loyalty". */
   type: Scalars['String']['output'];
+  /** When the project was last changed (its creation, if never). */
   updatedAt: Scalars['DateTime']['output'];
   /** The project's wallets (optionally of one type), oldest first. */
   wallets: WalletConnection;
 };
 
 
-/** A project of the caller: its currencies (assets) and wallets. */
+/** A project of the caller: a program with its own currencies (assets), wallets and transactions. Money moves only between wallets of one project. */
 export type ProjectAssetsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: Scalars['Int']['input'];
 };
 
 
-/** A project of the caller: its currencies (assets) and wallets. */
+/** A project of the caller: a program with its own currencies (assets), wallets and transactions. Money moves only between wallets of one project. */
 export type ProjectTransactionsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   filter?: InputMaybe<TransactionFilter>;
@@ -528,63 +641,74 @@ export type ProjectTransactionsArgs = {
 };
 
 
-/** A project of the caller: its currencies (assets) and wallets. */
+/** A project of the caller: a program with its own currencies (assets), wallets and transactions. Money moves only between wallets of one project. */
 export type ProjectWalletsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: Scalars['Int']['input'];
   type?: InputMaybe<WalletType>;
 };
 
+/** A page of your projects, oldest first (creation order). */
 export type ProjectConnection = {
   __typename?: 'ProjectConnection';
+  /** The page's items, each with its cursor, in the list's order. */
   edges: Array<ProjectEdge>;
+  /** Whether more items follow, and the cursor to read them. */
   pageInfo: PageInfo;
-  /** All items of the list, across pages. */
+  /** How many items the whole list holds, across every page (whatever `first` and `after`). */
   totalCount: Scalars['Int']['output'];
 };
 
+/** One Project of a page, with its position in the list. */
 export type ProjectEdge = {
   __typename?: 'ProjectEdge';
+  /** An opaque position in the list: pass it as `after` to read the items that follow this one. */
   cursor: Scalars['String']['output'];
+  /** The Project. */
   node: Project;
 };
 
+/** Reads. Every operation needs the `api_key` header and counts against the plan's daily call quota. Errors come in `errors` with `extensions.code` and `extensions.details` (the REST error body's code and details): `unauthorized` (a missing or unknown key), `rate_limited` (the daily quota is spent), `validation_error` (a malformed argument, `details.field` naming it; or a document over the depth, alias, selection or cost limits, `details.limit` naming it, refused before anything runs), `not_found` (a missing resource, or another owner's: they are answered alike), `timeout` (a statement ran past the server's time-out), `internal_error`. Lists are Relay connections paged with `first` and `after`. */
 export type Query = {
   __typename?: 'Query';
-  /** GET /assets/{id}. */
+  /** One of your assets by id (as GET /assets/{id}). A missing asset, or another owner's, is a `not_found` error (and `asset: null`); a malformed id a `validation_error`. */
   asset?: Maybe<Asset>;
-  /** Your assets, or one project's own assets, oldest first (GET /assets). */
+  /** Your assets in every project, or one project's own assets, oldest first (as GET /assets). */
   assets: AssetConnection;
-  /** GET /events: a project's events oldest first; `after` is an `endCursor` or a `seq`. */
+  /** One of your projects' events, oldest first (as GET /events): every committed change, in `seq` order. Here `after` may also be a `seq` (as text), e.g. the last one a client processed. */
   events: LedgerEventConnection;
-  /** GET /holds/{id}; null when missing or not yours. */
+  /** One of your holds by id (as GET /holds/{id}); null, without an error, when it is missing, another owner's or the id is malformed. */
   hold?: Maybe<Hold>;
-  /** GET /holds: a project's holds, newest first; walletId (id or address) matches either side. */
+  /** One of your projects' holds, newest first (as GET /holds), optionally of one wallet or status. */
   holds: HoldConnection;
-  /** GET /limits: a project's limits, oldest first; walletId (id or address) keeps that wallet's own limits only. */
+  /** A project's limits, oldest first; with walletId (id or address), that wallet's own limits only. Paged by offset cursors. */
   limits: LimitConnection;
-  /** The caller's plan (same as GET /user/plan). */
+  /** The caller's plan: its quotas and feature flags (as GET /user/plan). */
   plan: Plan;
-  /** One of your projects (GET /projects/{id}); another owner's: not_found. */
+  /** One of your projects by id (as GET /projects/{id}). A missing project, or another owner's, is a `not_found` error (and `project: null`); a malformed id a `validation_error`. */
   project?: Maybe<Project>;
-  /** Your projects, oldest first (GET /projects). */
+  /** Your projects, oldest first (as GET /projects). */
   projects: ProjectConnection;
-  /** GET /transactions: a wallet's balance in one currency (default: the project's primary) and its transactions in it, newest first. `walletId` is a wallet id, or an address in `projectId`. With `asOf`, as they were at that instant (CONTRACT §14). */
+  /** One of your transactions by id, whatever its project or wallets. A missing transaction, or another owner's, is a `not_found` error (and `transaction: null`); a malformed id a `validation_error`. Its `balance` is null: read through no wallet's history, it names no wallet's side. */
+  transaction?: Maybe<Transaction>;
+  /** A wallet's history in one currency (as GET /transactions): its balance and its transactions in that currency, newest first, each with the wallet's balance right after it. With `asOf`, both as they were at that instant. Errors: `validation_error`, `not_found` (the wallet, the project, the currency, or a project without any asset and no `currency`). */
   transactions?: Maybe<TransactionHistory>;
-  /** GET /wallets/{id}. */
+  /** One of your wallets by id (as GET /wallets/{id}). A missing wallet, or another owner's, is a `not_found` error (and `wallet: null`); a malformed id a `validation_error`. */
   wallet?: Maybe<Wallet>;
-  /** A project's wallets, optionally of one type, oldest first (GET /wallets/{type}?projectId=). */
+  /** One of your projects' wallets, optionally of one type, oldest first (as GET /wallets/{type}?projectId=). */
   wallets: WalletConnection;
-  /** A project's webhook events, oldest first. */
+  /** One of your projects' inbound webhook calls as recorded (refused flows included), oldest first. Pages have no gaps or repeats while calls go on. */
   webhookEvents: WebhookEventConnection;
 };
 
 
+/** Reads. Every operation needs the `api_key` header and counts against the plan's daily call quota. Errors come in `errors` with `extensions.code` and `extensions.details` (the REST error body's code and details): `unauthorized` (a missing or unknown key), `rate_limited` (the daily quota is spent), `validation_error` (a malformed argument, `details.field` naming it; or a document over the depth, alias, selection or cost limits, `details.limit` naming it, refused before anything runs), `not_found` (a missing resource, or another owner's: they are answered alike), `timeout` (a statement ran past the server's time-out), `internal_error`. Lists are Relay connections paged with `first` and `after`. */
 export type QueryAssetArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Reads. Every operation needs the `api_key` header and counts against the plan's daily call quota. Errors come in `errors` with `extensions.code` and `extensions.details` (the REST error body's code and details): `unauthorized` (a missing or unknown key), `rate_limited` (the daily quota is spent), `validation_error` (a malformed argument, `details.field` naming it; or a document over the depth, alias, selection or cost limits, `details.limit` naming it, refused before anything runs), `not_found` (a missing resource, or another owner's: they are answered alike), `timeout` (a statement ran past the server's time-out), `internal_error`. Lists are Relay connections paged with `first` and `after`. */
 export type QueryAssetsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: Scalars['Int']['input'];
@@ -592,6 +716,7 @@ export type QueryAssetsArgs = {
 };
 
 
+/** Reads. Every operation needs the `api_key` header and counts against the plan's daily call quota. Errors come in `errors` with `extensions.code` and `extensions.details` (the REST error body's code and details): `unauthorized` (a missing or unknown key), `rate_limited` (the daily quota is spent), `validation_error` (a malformed argument, `details.field` naming it; or a document over the depth, alias, selection or cost limits, `details.limit` naming it, refused before anything runs), `not_found` (a missing resource, or another owner's: they are answered alike), `timeout` (a statement ran past the server's time-out), `internal_error`. Lists are Relay connections paged with `first` and `after`. */
 export type QueryEventsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: Scalars['Int']['input'];
@@ -599,11 +724,13 @@ export type QueryEventsArgs = {
 };
 
 
+/** Reads. Every operation needs the `api_key` header and counts against the plan's daily call quota. Errors come in `errors` with `extensions.code` and `extensions.details` (the REST error body's code and details): `unauthorized` (a missing or unknown key), `rate_limited` (the daily quota is spent), `validation_error` (a malformed argument, `details.field` naming it; or a document over the depth, alias, selection or cost limits, `details.limit` naming it, refused before anything runs), `not_found` (a missing resource, or another owner's: they are answered alike), `timeout` (a statement ran past the server's time-out), `internal_error`. Lists are Relay connections paged with `first` and `after`. */
 export type QueryHoldArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Reads. Every operation needs the `api_key` header and counts against the plan's daily call quota. Errors come in `errors` with `extensions.code` and `extensions.details` (the REST error body's code and details): `unauthorized` (a missing or unknown key), `rate_limited` (the daily quota is spent), `validation_error` (a malformed argument, `details.field` naming it; or a document over the depth, alias, selection or cost limits, `details.limit` naming it, refused before anything runs), `not_found` (a missing resource, or another owner's: they are answered alike), `timeout` (a statement ran past the server's time-out), `internal_error`. Lists are Relay connections paged with `first` and `after`. */
 export type QueryHoldsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: Scalars['Int']['input'];
@@ -613,6 +740,7 @@ export type QueryHoldsArgs = {
 };
 
 
+/** Reads. Every operation needs the `api_key` header and counts against the plan's daily call quota. Errors come in `errors` with `extensions.code` and `extensions.details` (the REST error body's code and details): `unauthorized` (a missing or unknown key), `rate_limited` (the daily quota is spent), `validation_error` (a malformed argument, `details.field` naming it; or a document over the depth, alias, selection or cost limits, `details.limit` naming it, refused before anything runs), `not_found` (a missing resource, or another owner's: they are answered alike), `timeout` (a statement ran past the server's time-out), `internal_error`. Lists are Relay connections paged with `first` and `after`. */
 export type QueryLimitsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: Scalars['Int']['input'];
@@ -621,17 +749,26 @@ export type QueryLimitsArgs = {
 };
 
 
+/** Reads. Every operation needs the `api_key` header and counts against the plan's daily call quota. Errors come in `errors` with `extensions.code` and `extensions.details` (the REST error body's code and details): `unauthorized` (a missing or unknown key), `rate_limited` (the daily quota is spent), `validation_error` (a malformed argument, `details.field` naming it; or a document over the depth, alias, selection or cost limits, `details.limit` naming it, refused before anything runs), `not_found` (a missing resource, or another owner's: they are answered alike), `timeout` (a statement ran past the server's time-out), `internal_error`. Lists are Relay connections paged with `first` and `after`. */
 export type QueryProjectArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Reads. Every operation needs the `api_key` header and counts against the plan's daily call quota. Errors come in `errors` with `extensions.code` and `extensions.details` (the REST error body's code and details): `unauthorized` (a missing or unknown key), `rate_limited` (the daily quota is spent), `validation_error` (a malformed argument, `details.field` naming it; or a document over the depth, alias, selection or cost limits, `details.limit` naming it, refused before anything runs), `not_found` (a missing resource, or another owner's: they are answered alike), `timeout` (a statement ran past the server's time-out), `internal_error`. Lists are Relay connections paged with `first` and `after`. */
 export type QueryProjectsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: Scalars['Int']['input'];
 };
 
 
+/** Reads. Every operation needs the `api_key` header and counts against the plan's daily call quota. Errors come in `errors` with `extensions.code` and `extensions.details` (the REST error body's code and details): `unauthorized` (a missing or unknown key), `rate_limited` (the daily quota is spent), `validation_error` (a malformed argument, `details.field` naming it; or a document over the depth, alias, selection or cost limits, `details.limit` naming it, refused before anything runs), `not_found` (a missing resource, or another owner's: they are answered alike), `timeout` (a statement ran past the server's time-out), `internal_error`. Lists are Relay connections paged with `first` and `after`. */
+export type QueryTransactionArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+/** Reads. Every operation needs the `api_key` header and counts against the plan's daily call quota. Errors come in `errors` with `extensions.code` and `extensions.details` (the REST error body's code and details): `unauthorized` (a missing or unknown key), `rate_limited` (the daily quota is spent), `validation_error` (a malformed argument, `details.field` naming it; or a document over the depth, alias, selection or cost limits, `details.limit` naming it, refused before anything runs), `not_found` (a missing resource, or another owner's: they are answered alike), `timeout` (a statement ran past the server's time-out), `internal_error`. Lists are Relay connections paged with `first` and `after`. */
 export type QueryTransactionsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   asOf?: InputMaybe<Scalars['DateTime']['input']>;
@@ -643,11 +780,13 @@ export type QueryTransactionsArgs = {
 };
 
 
+/** Reads. Every operation needs the `api_key` header and counts against the plan's daily call quota. Errors come in `errors` with `extensions.code` and `extensions.details` (the REST error body's code and details): `unauthorized` (a missing or unknown key), `rate_limited` (the daily quota is spent), `validation_error` (a malformed argument, `details.field` naming it; or a document over the depth, alias, selection or cost limits, `details.limit` naming it, refused before anything runs), `not_found` (a missing resource, or another owner's: they are answered alike), `timeout` (a statement ran past the server's time-out), `internal_error`. Lists are Relay connections paged with `first` and `after`. */
 export type QueryWalletArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Reads. Every operation needs the `api_key` header and counts against the plan's daily call quota. Errors come in `errors` with `extensions.code` and `extensions.details` (the REST error body's code and details): `unauthorized` (a missing or unknown key), `rate_limited` (the daily quota is spent), `validation_error` (a malformed argument, `details.field` naming it; or a document over the depth, alias, selection or cost limits, `details.limit` naming it, refused before anything runs), `not_found` (a missing resource, or another owner's: they are answered alike), `timeout` (a statement ran past the server's time-out), `internal_error`. Lists are Relay connections paged with `first` and `after`. */
 export type QueryWalletsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: Scalars['Int']['input'];
@@ -656,92 +795,110 @@ export type QueryWalletsArgs = {
 };
 
 
+/** Reads. Every operation needs the `api_key` header and counts against the plan's daily call quota. Errors come in `errors` with `extensions.code` and `extensions.details` (the REST error body's code and details): `unauthorized` (a missing or unknown key), `rate_limited` (the daily quota is spent), `validation_error` (a malformed argument, `details.field` naming it; or a document over the depth, alias, selection or cost limits, `details.limit` naming it, refused before anything runs), `not_found` (a missing resource, or another owner's: they are answered alike), `timeout` (a statement ran past the server's time-out), `internal_error`. Lists are Relay connections paged with `first` and `after`. */
 export type QueryWebhookEventsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: Scalars['Int']['input'];
   projectId: Scalars['ID']['input'];
 };
 
+/** A page of a wallet's transactions in every currency, newest first; each `balance` is this wallet's, in that transaction's currency. */
 export type RecentTransactionConnection = {
   __typename?: 'RecentTransactionConnection';
+  /** The page's items, each with its cursor, in the list's order. */
   edges: Array<TransactionEdge>;
+  /** Whether more items follow, and the cursor to read them. */
   pageInfo: PageInfo;
-  /** All items of the list, across pages. */
+  /** How many items the whole list holds, across every page (whatever `first` and `after`). */
   totalCount: Scalars['Int']['output'];
 };
 
+/** New money minted from @mint into a system wallet. */
 export type SeedInput = {
-  /** Major units, > 0, at most the asset's fractions decimals. */
+  /** Major units, > 0, with at most the asset's `fractions` decimals (and at most 2⁵³−1 minor units), else `validation_error`. */
   amount: Scalars['Decimal']['input'];
-  /** An asset symbol of the project. */
+  /** An asset symbol of the project (else `not_found`). */
   currency: Scalars['String']['input'];
+  /** Any JSON object of at most 4 KiB serialised, kept with the transaction; default {}. */
   metadata?: InputMaybe<Scalars['JSONObject']['input']>;
+  /** One of your projects (else `not_found`). */
   projectId: Scalars['ID']['input'];
+  /** Your own reference, 1–128 of A–Z a–z 0–9 . _ : / # -, unique per project among transactions and holds (reused: `conflict` with `details.existingId`). */
   reference?: InputMaybe<Scalars['String']['input']>;
-  /** A system wallet id or address in the project. */
+  /** The receiver: a SYSTEM wallet id or address in the project (a customer wallet: `validation_error`). */
   to: Scalars['String']['input'];
 };
 
+/** A wallet's new status. */
 export type SetWalletStatusInput = {
-  /** The wallet's project (else not_found). */
+  /** The wallet's project (else `not_found`). */
   projectId: Scalars['ID']['input'];
+  /** The new status; the current one again changes nothing. */
   status: WalletStatus;
 };
 
+/** Live feeds over WebSocket, on the path of the GraphQL endpoint, with the graphql-transport-ws protocol (the graphql-ws package): the `api_key` goes in the `connection_init` payload ({"api_key": "…"}); a missing or wrong key closes the socket with code 4401. An event reaches subscribers within a second of its commit, whichever instance committed it. */
 export type Subscription = {
   __typename?: 'Subscription';
-  /** The project's events from now on, each once, in increasing `seq`; only the `types` listed when given (e.g. ["transaction.posted"]). */
+  /** One of your projects' events committed after the subscription starts, each once, in increasing `seq`, whichever instance committed them; only the `types` listed when given. Another owner's or a missing project: an error with `extensions.code` `not_found`, and nothing else. */
   ledgerEvents?: Maybe<LedgerEvent>;
-  /** The wallet, with its balances, after each change of its balances, holds or status (each event that touches it), from now on; with `initial: true`, the wallet as it is first. */
+  /** One of your wallets after each change of its balances, holds or status (each event that touches it), from the moment the subscription starts, none skipped; with `initial: true`, the wallet as it is first. Another owner's or a missing wallet: an error with `extensions.code` `not_found`, and nothing else. */
   walletChanged?: Maybe<Wallet>;
 };
 
 
+/** Live feeds over WebSocket, on the path of the GraphQL endpoint, with the graphql-transport-ws protocol (the graphql-ws package): the `api_key` goes in the `connection_init` payload ({"api_key": "…"}); a missing or wrong key closes the socket with code 4401. An event reaches subscribers within a second of its commit, whichever instance committed it. */
 export type SubscriptionLedgerEventsArgs = {
   projectId: Scalars['ID']['input'];
   types?: InputMaybe<Array<Scalars['String']['input']>>;
 };
 
 
+/** Live feeds over WebSocket, on the path of the GraphQL endpoint, with the graphql-transport-ws protocol (the graphql-ws package): the `api_key` goes in the `connection_init` payload ({"api_key": "…"}); a missing or wrong key closes the socket with code 4401. An event reaches subscribers within a second of its commit, whichever instance committed it. */
 export type SubscriptionWalletChangedArgs = {
   initial?: Scalars['Boolean']['input'];
   walletId: Scalars['ID']['input'];
 };
 
-/** A posted movement of one currency between two wallets (or from @mint). */
+/** A posted movement of an amount of one currency from one wallet to another of the same project: a transfer, a seed (from @mint), a capture, a reversal (back to the sender, or to @mint) or an expiry (to @expired). Posted transactions never change, except `reversedAmount`. */
 export type Transaction = {
   __typename?: 'Transaction';
-  /** Major units, as a decimal string. */
+  /** The amount moved, in major units, > 0. */
   amount: Scalars['Decimal']['output'];
-  /** The resulting balance, after this transaction, of the wallet whose history lists it (of the sender for `transfer`, of the seeded wallet for `seed`, as REST); null when the transaction is read by id. */
+  /** The balance, in major units, right after this transaction, of the wallet whose history lists it (in a history or a wallet's transactions); in a mutation's answer, the sender's (the seeded wallet's for `seed`); null when the transaction is read by id (`transaction(id)`, federation references), where no wallet's side is implied. */
   balance?: Maybe<Scalars['Decimal']['output']>;
-  /** The asset symbol. */
+  /** The asset's symbol. */
   currency: Scalars['String']['output'];
-  /** Posting time. */
+  /** When it was posted (for an expiry: when the points expired). */
   date: Scalars['DateTime']['output'];
-  /** Address of the sender; "@mint" for a seed. */
+  /** The sender's wallet address; "@mint" for a seed. */
   from: Scalars['String']['output'];
-  /** null for a seed (from @mint). */
+  /** The sending wallet; null for a seed (sent by @mint). */
   fromWallet?: Maybe<Wallet>;
+  /** The transaction's id (a UUID). */
   id: Scalars['ID']['output'];
-  /** The caller's metadata ({} when none). */
+  /** The caller's metadata ({} when none was given). */
   metadata: Scalars['JSONObject']['output'];
+  /** The id of the project the transaction belongs to. */
   projectId: Scalars['ID']['output'];
-  /** The caller's reference, unique per project among transactions and holds. */
+  /** The caller's reference, unique per project among transactions and holds; null when none was given. */
   reference?: Maybe<Scalars['String']['output']>;
-  /** Major units reversed so far by later reversals of this one (0 for none). */
+  /** How much later reversals of this one have sent back so far, in major units ("0" for none); at most `amount`. */
   reversedAmount: Scalars['Decimal']['output'];
-  /** The original transaction this one reverses, or null. */
+  /** The id of the original transaction this one reverses; null when it is not a reversal. */
   reverses?: Maybe<Scalars['ID']['output']>;
-  /** Address of the receiver; "@expired" for expired points. */
+  /** The receiver's wallet address; "@mint" for the reversal of a seed, "@expired" for expired points. */
   to: Scalars['String']['output'];
-  /** null for the reversal of a seed (back to @mint) and for an expiry (to @expired). */
+  /** The receiving wallet; null for the reversal of a seed (back to @mint) and for an expiry (to @expired). */
   toWallet?: Maybe<Wallet>;
 };
 
+/** One Transaction of a page, with its position in the list. */
 export type TransactionEdge = {
   __typename?: 'TransactionEdge';
+  /** An opaque position in the list: pass it as `after` to read the items that follow this one. */
   cursor: Scalars['String']['output'];
+  /** The Transaction. */
   node: Transaction;
 };
 
@@ -773,145 +930,191 @@ export type TransactionFilter = {
   walletId?: InputMaybe<Scalars['String']['input']>;
 };
 
-/** A wallet's balance in one currency and its transactions in it, newest first (GET /transactions). */
+/** A wallet's history in one currency: a page of its transactions in it, newest first, each with the wallet's balance right after it, and its balance now (or at `asOf`). */
 export type TransactionHistory = {
   __typename?: 'TransactionHistory';
+  /** The wallet's balance in this currency: now, or as it was at `asOf` (then `held` and `available` are null). */
   balance: Balance;
+  /** The page's items, each with its cursor, in the list's order. */
   edges: Array<TransactionEdge>;
+  /** Whether more items follow, and the cursor to read them. */
   pageInfo: PageInfo;
-  /** All items of the list, across pages. */
+  /** How many items the whole list holds, across every page (whatever `first` and `after`). */
   totalCount: Scalars['Int']['output'];
 };
 
 /** A page of a project's transactions matching a filter, newest first (ties by commit order). */
 export type TransactionSearchConnection = {
   __typename?: 'TransactionSearchConnection';
-  /** The page: each transaction and its cursor. */
+  /** The page's transactions, each with its cursor, newest first. */
   edges: Array<TransactionEdge>;
-  /** `endCursor` is the `after` of the next page; no gaps or repeats while postings go on. */
+  /** Whether more matches follow; `endCursor` is the `after` of the next page. Pages have no gaps or repeats while postings go on (newer postings are not added to a search already paging). */
   pageInfo: PageInfo;
 };
 
+/** A transfer between two wallets of one project. */
 export type TransferInput = {
-  /** Major units, > 0, at most the asset's fractions decimals. */
+  /** Major units, > 0, with at most the asset's `fractions` decimals (and at most 2⁵³−1 minor units), else `validation_error`. */
   amount: Scalars['Decimal']['input'];
-  /** An asset symbol of the project. */
+  /** An asset symbol of the project (else `not_found`). */
   currency: Scalars['String']['input'];
-  /** Sender: a wallet id or address in the project. */
+  /** The sender: a wallet id or address in the project, ACTIVE, whose `available` balance covers the amount. */
   from: Scalars['String']['input'];
-  /** A JSON object of at most 4 KiB serialised. */
+  /** Any JSON object of at most 4 KiB serialised, kept with the transaction; default {}. */
   metadata?: InputMaybe<Scalars['JSONObject']['input']>;
+  /** One of your projects (else `not_found`). */
   projectId: Scalars['ID']['input'];
-  /** Unique per project among transactions and holds: 1–128 of A–Z a–z 0–9 . _ : / # -. */
+  /** Your own reference, 1–128 of A–Z a–z 0–9 . _ : / # -, unique per project among transactions and holds (reused: `conflict` with `details.existingId`). */
   reference?: InputMaybe<Scalars['String']['input']>;
-  /** Receiver: a wallet id or address in the project. */
+  /** The receiver: a wallet id or address in the project, ACTIVE, not the sender. */
   to: Scalars['String']['input'];
 };
 
+/** Changes to an asset: a field absent (or null, except `expiresAfterSeconds`) stays as it is. */
 export type UpdateAssetInput = {
   /** Seconds a credit to a customer wallet lives, 1–315360000; an explicit null means never (unlike other fields, null is not "unchanged"). Applies to credits posted after the change. */
   expiresAfterSeconds?: InputMaybe<Scalars['Int']['input']>;
+  /** A new display name, 1–200 characters. */
   name?: InputMaybe<Scalars['String']['input']>;
-  /** Optional; when given, the asset's project (else not_found). */
+  /** When given, it must be the asset's project (else `not_found`). */
   projectId?: InputMaybe<Scalars['ID']['input']>;
-  /** Fixed once the asset has transactions (conflict). */
+  /** A new symbol (same rules as on creation); refused with `conflict` once the asset has transactions, or when another asset of the project has it. */
   symbol?: InputMaybe<Scalars['String']['input']>;
 };
 
-/** A customer or system wallet of a project. */
+/** A wallet of a project, holding a balance in each of its currencies: a customer's or the program's own (system). */
 export type Wallet = {
   __typename?: 'Wallet';
+  /** The wallet's address, unique within its project: what transactions show as `from` and `to`, and what mutations accept in place of the id. */
   address: Scalars['String']['output'];
-  /** One entry per currency of the wallet's project, zero included. */
+  /** The wallet's balance in each currency of its project, zero included: the primary asset first, then the others oldest first. */
   balances: Array<Balance>;
+  /** When the wallet was created: the earliest `asOf` it can be read at. */
   createdAt: Scalars['DateTime']['output'];
+  /** The wallet's id (a UUID). */
   id: Scalars['ID']['output'];
-  /** GET /wallets/{id}/limits: the limits that apply to the wallet now, every currency and direction, with used and remaining. */
+  /** The limits that apply to the wallet now, for every currency and direction, with what it used and what remains. */
   limits: Array<LimitUsage>;
+  /** The project the wallet belongs to. */
   project: Project;
+  /** The id of the project the wallet belongs to. */
   projectId: Scalars['ID']['output'];
+  /** Whether the wallet may send and receive. */
   status: WalletStatus;
-  /** The wallet's transactions in every currency, newest first. */
+  /** The wallet's transactions in every currency, as sender or receiver, newest first; each `balance` is this wallet's right after it. */
   transactions: RecentTransactionConnection;
+  /** Customer or system wallet. */
   type: WalletType;
+  /** When the wallet last changed status (its creation, if never). */
   updatedAt: Scalars['DateTime']['output'];
 };
 
 
-/** A customer or system wallet of a project. */
+/** A wallet of a project, holding a balance in each of its currencies: a customer's or the program's own (system). */
 export type WalletBalancesArgs = {
   asOf?: InputMaybe<Scalars['DateTime']['input']>;
 };
 
 
-/** A customer or system wallet of a project. */
+/** A wallet of a project, holding a balance in each of its currencies: a customer's or the program's own (system). */
 export type WalletTransactionsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   asOf?: InputMaybe<Scalars['DateTime']['input']>;
   first?: Scalars['Int']['input'];
 };
 
+/** A page of wallets, oldest first (creation order). */
 export type WalletConnection = {
   __typename?: 'WalletConnection';
+  /** The page's items, each with its cursor, in the list's order. */
   edges: Array<WalletEdge>;
+  /** Whether more items follow, and the cursor to read them. */
   pageInfo: PageInfo;
-  /** All items of the list, across pages. */
+  /** How many items the whole list holds, across every page (whatever `first` and `after`). */
   totalCount: Scalars['Int']['output'];
 };
 
+/** One Wallet of a page, with its position in the list. */
 export type WalletEdge = {
   __typename?: 'WalletEdge';
+  /** An opaque position in the list: pass it as `after` to read the items that follow this one. */
   cursor: Scalars['String']['output'];
+  /** The Wallet. */
   node: Wallet;
 };
 
-/** active ⇄ suspended; either → closed (only with zero balances); closed is final. */
+/** Whether a wallet may move money: ACTIVE ⇄ SUSPENDED; either → CLOSED (only with every balance zero and no pending hold); CLOSED is final. */
 export type WalletStatus =
+  /** Sends and receives. New wallets are active. */
   | 'ACTIVE'
+  /** Neither sends nor receives, for good. */
   | 'CLOSED'
+  /** Neither sends nor receives (`wallet_inactive`) until made ACTIVE again. */
   | 'SUSPENDED';
 
+/** A wallet's kind, fixed at creation; each counts against its own plan quota. */
 export type WalletType =
+  /** A customer's wallet: earns and spends; credits of an expiring asset expire. */
   | 'CUSTOMER'
+  /** The program's own wallet: the only kind `seed` mints into; its funds never expire. */
   | 'SYSTEM';
 
-/** A stored webhook call, refused flows included (success false, message naming the error code). */
+/** A call of the inbound webhook (the `webhook` mutation or POST /webhook) as it was recorded: every call that passed validation, refused flows included. */
 export type WebhookEvent = {
   __typename?: 'WebhookEvent';
+  /** The flow called: "reward", "redeem" or any other name (recorded only). */
   flowId: Scalars['String']['output'];
+  /** The recorded call's id. */
   id: Scalars['ID']['output'];
+  /** The flow's outcome in words; for a refusal, it names the error code (e.g. insufficient_funds). */
   message: Scalars['String']['output'];
+  /** The id of the project it was called for. */
   projectId: Scalars['ID']['output'];
+  /** When the call was recorded. */
   receivedAt: Scalars['DateTime']['output'];
+  /** Whether the flow ran: false when it was refused (nothing was posted). */
   success: Scalars['Boolean']['output'];
-  /** The transaction a reward or redeem posted. */
+  /** The id of the transaction a successful reward or redeem posted; null otherwise. */
   transactionId?: Maybe<Scalars['ID']['output']>;
+  /** The `values` object of the call, as sent. */
   values: Scalars['JSONObject']['output'];
 };
 
+/** A page of a project's webhook calls, oldest first. */
 export type WebhookEventConnection = {
   __typename?: 'WebhookEventConnection';
+  /** The page's items, each with its cursor, in the list's order. */
   edges: Array<WebhookEventEdge>;
+  /** Whether more items follow, and the cursor to read them. */
   pageInfo: PageInfo;
-  /** All items of the list, across pages. */
+  /** How many items the whole list holds, across every page (whatever `first` and `after`). */
   totalCount: Scalars['Int']['output'];
 };
 
+/** One WebhookEvent of a page, with its position in the list. */
 export type WebhookEventEdge = {
   __typename?: 'WebhookEventEdge';
+  /** An opaque position in the list: pass it as `after` to read the items that follow this one. */
   cursor: Scalars['String']['output'];
+  /** The WebhookEvent. */
   node: WebhookEvent;
 };
 
+/** A call of the inbound webhook: a named flow and its values. */
 export type WebhookInput = {
-  /** "reward", "redeem", or any other flow (recorded only). */
+  /** The flow, 1–200 characters: "reward" and "redeem" post a transfer; any other name is recorded only. */
   flowId: Scalars['String']['input'];
+  /** One of your projects (else `not_found`). */
   projectId: Scalars['ID']['input'];
+  /** The flow's values. reward: `to` (a customer wallet id or address), `amount` in points or `fiatAmount` (with the project's supportExchangeRate), optional `from` (a system wallet; default: the project's oldest active one) and `currency` (default: the primary asset). redeem: `from` (a customer wallet), `amount`, optional `to` (a system wallet, same default) and `currency`. Pass the object in a variable to keep every digit of a number. */
   values: Scalars['JSONObject']['input'];
 };
 
+/** The answer of the `webhook` mutation for a flow that ran (a refused flow is an error instead, and is recorded all the same). */
 export type WebhookResult = {
   __typename?: 'WebhookResult';
+  /** What the flow did, in words. */
   message: Scalars['String']['output'];
+  /** Always true: a refusal is an error instead. */
   success: Scalars['Boolean']['output'];
 };
