@@ -66,16 +66,20 @@ export async function main(stopTracing?: () => Promise<void>): Promise<void> {
     // The embedded cluster starts (initdb on a fresh data dir) in its own processes while this one
     // loads the service's modules. Both settle before a failure is raised, so a cluster started
     // here is always known to the clean-up below.
+    const phases = new StartPhases();
     const [started, loaded] = await Promise.allSettled([
-      connectTarget(config, logger).then((started) => (target = started)),
-      serviceModules(),
+      connectTarget(config, logger).then((started) => ((target = started), phases.took('database'), started)),
+      serviceModules().then((modules) => (phases.took('modules'), modules)),
     ]);
+    phases.mark();
     if (started.status === 'rejected') throw started.reason;
     if (loaded.status === 'rejected') throw loaded.reason;
     const { url, embedded } = started.value;
     const { openDatabase, migrate, createApp } = loaded.value;
     db = await openDatabase(url, logger, config.dbPoolSize, { statementTimeoutMs: config.statementTimeoutMs });
+    phases.took('orm');
     if (config.autoMigrate) await migrate(db, logger);
+    phases.took('migrate');
     app = await createApp({ db, logger, adminToken: config.adminToken, exposeStatementCount: config.exposeStatementCount, graphqlMaxCost: config.graphqlMaxCost, graphqlSqlPlans: config.graphqlSqlPlans, corsOrigins: config.corsOrigins, metricsToken: config.metricsToken, lotSweep: config.lotSweep, webhooks: config.webhooks, subscriptionBuffer: config.subscriptionBuffer, postingPipeline: config.postingPipeline });
     // Libraries may install their own SIGTERM/SIGINT handlers (Apollo Server does unless
     // `stopOnTerminationSignals: false`; its concurrent stop() then never settles and the
@@ -83,10 +87,13 @@ export async function main(stopTracing?: () => Promise<void>): Promise<void> {
     for (const [signal, ours] of handlers) {
       for (const listener of process.listeners(signal)) if (listener !== ours) process.removeListener(signal, listener);
     }
+    phases.took('app');
     if (stopping) return;
     if (embedded) await ensureDevKey(app, config, logger);
     if (stopping) return;
     const address = await app.listen(config.port, config.host);
+    phases.took('listen');
+    logger.info({ startMs: phases.ms }, 'start-up phases');
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     process.stdout.write(`listening on http://${host}:${address.port}\n`);
   })();
@@ -100,6 +107,29 @@ export async function main(stopTracing?: () => Promise<void>): Promise<void> {
     await db?.close().catch(() => undefined);
     await target?.embedded?.stop().catch(() => undefined);
     process.exit(1);
+  }
+}
+
+/**
+ * Milliseconds per start-up phase, for the log (README "Operations"). `database` (cluster start,
+ * initdb on a fresh data dir) and `modules` run at once, so each counts from the start of both;
+ * the later phases from the end of the previous one. `process` is node's own uptime at listening.
+ */
+class StartPhases {
+  readonly ms: Record<string, number> = {};
+  readonly #origin = performance.now();
+  #last = this.#origin;
+
+  /** Records `phase` from the origin while the two concurrent ones run, else from the last mark. */
+  took(phase: string): void {
+    const concurrent = phase === 'database' || phase === 'modules';
+    this.ms[phase] = Math.round(performance.now() - (concurrent ? this.#origin : this.#last));
+    if (!concurrent) this.mark();
+    if (phase === 'listen') this.ms.process = Math.round(process.uptime() * 1000);
+  }
+
+  mark(): void {
+    this.#last = performance.now();
   }
 }
 
