@@ -74,6 +74,7 @@ export async function main(stopTracing?: () => Promise<void>): Promise<void> {
     phases.mark();
     if (started.status === 'rejected') throw started.reason;
     if (loaded.status === 'rejected') throw loaded.reason;
+    if (stopping) return; // a signal during start-up: the database is up, shutdown() stops it
     const { url, embedded } = started.value;
     const { openDatabase, migrate, createApp } = loaded.value;
     db = await openDatabase(url, logger, config.dbPoolSize, { statementTimeoutMs: config.statementTimeoutMs });
