@@ -92,6 +92,8 @@ export async function main(stopTracing?: () => Promise<void>): Promise<void> {
     if (stopping) return;
     if (embedded) await ensureDevKey(app, config, logger);
     if (stopping) return;
+    await embedded?.durable; // a new cluster's files are on disk before the first request (a 201 is durable)
+    phases.took('durable');
     const address = await app.listen(config.port, config.host);
     phases.took('listen');
     logger.info({ startMs: phases.ms }, 'start-up phases');
