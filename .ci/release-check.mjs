@@ -2,7 +2,7 @@
 //   1. `npm run build` compiles dist/;
 //   2. scripts/stage-release.mjs stages dist/, the run-time files and the production
 //      node_modules (dev dependencies pruned, no TypeScript compiler) in a temp directory;
-//   3. there, `npm start`'s prestart step finds the build current and compiles nothing;
+//   3. there, `npm start`'s build check (buildIfStale() of scripts/build.mjs, which scripts/start.mjs runs) finds the build current and compiles nothing;
 //   4. the service starts as the image's CMD does (`node dist/src/main.js`) on the embedded
 //      database, answers GET /readyz 200, and exits 0 on SIGTERM.
 // Run through npm (`npm run release:check`): its PATH has the project's Node 24 first.
@@ -30,11 +30,11 @@ try {
     const sources = listFiles(path.join(release, 'src')).filter((file) => file.endsWith('.ts'));
     if (sources.length) throw new Error(`TypeScript sources in the release: ${sources.join(', ')}`);
   });
-  await step('`npm start`\'s prestart compiles nothing', () => {
+  await step('`npm start`\'s build check compiles nothing', () => {
     const before = snapshot(path.join(release, 'dist'));
-    const out = run('npm', ['run', '--silent', 'prestart'], release, releaseEnv());
-    if (out.trim()) throw new Error(`prestart printed: ${out}`);
-    if (snapshot(path.join(release, 'dist')) !== before) throw new Error('prestart changed dist/');
+    const out = run(NODE, ['scripts/build.mjs', '--if-stale'], release, releaseEnv());
+    if (out.trim()) throw new Error(`the build check printed: ${out}`);
+    if (snapshot(path.join(release, 'dist')) !== before) throw new Error('the build check changed dist/');
   });
   await step('start on the embedded database, GET /readyz 200, SIGTERM → exit 0', () => startAndStop());
   process.stdout.write(`release check passed in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);

@@ -1,11 +1,20 @@
 import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { createApp, type App } from './app.js';
+import type { App } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { connectTarget, type DatabaseTarget } from './db/connect.js';
-import { migrate, openDatabase, type Database } from './db/database.js';
+import type { Database } from './db/database.js';
 import { createLogger, type Logger } from './logger.js';
+
+/**
+ * The modules that serve requests (ORM, GraphQL, routes): about a second of CPU to load, so they
+ * are imported while the database starts (see main) rather than before it.
+ */
+async function serviceModules() {
+  const [database, app] = await Promise.all([import('./db/database.js'), import('./app.js')]);
+  return { ...database, ...app };
+}
 
 /** Runs the service; `stopTracing` flushes spans at shutdown (src/observability/tracing.ts). */
 export async function main(stopTracing?: () => Promise<void>): Promise<void> {
@@ -54,9 +63,24 @@ export async function main(stopTracing?: () => Promise<void>): Promise<void> {
   }
 
   startup = (async () => {
-    target = await connectTarget(config, logger);
-    db = await openDatabase(target.url, logger, config.dbPoolSize, { statementTimeoutMs: config.statementTimeoutMs });
+    // The embedded cluster starts (initdb on a fresh data dir) in its own processes while this one
+    // loads the service's modules. Both settle before a failure is raised, so a cluster started
+    // here is always known to the clean-up below.
+    const phases = new StartPhases();
+    const [started, loaded] = await Promise.allSettled([
+      connectTarget(config, logger).then((started) => ((target = started), phases.took('database'), started)),
+      serviceModules().then((modules) => (phases.took('modules'), modules)),
+    ]);
+    phases.mark();
+    if (started.status === 'rejected') throw started.reason;
+    if (loaded.status === 'rejected') throw loaded.reason;
+    if (stopping) return; // a signal during start-up: the database is up, shutdown() stops it
+    const { url, embedded } = started.value;
+    const { openDatabase, migrate, createApp } = loaded.value;
+    db = await openDatabase(url, logger, config.dbPoolSize, { statementTimeoutMs: config.statementTimeoutMs });
+    phases.took('orm');
     if (config.autoMigrate) await migrate(db, logger);
+    phases.took('migrate');
     app = await createApp({ db, logger, adminToken: config.adminToken, exposeStatementCount: config.exposeStatementCount, graphqlMaxCost: config.graphqlMaxCost, graphqlSqlPlans: config.graphqlSqlPlans, corsOrigins: config.corsOrigins, metricsToken: config.metricsToken, lotSweep: config.lotSweep, webhooks: config.webhooks, subscriptionBuffer: config.subscriptionBuffer, postingPipeline: config.postingPipeline });
     // Libraries may install their own SIGTERM/SIGINT handlers (Apollo Server does unless
     // `stopOnTerminationSignals: false`; its concurrent stop() then never settles and the
@@ -64,10 +88,15 @@ export async function main(stopTracing?: () => Promise<void>): Promise<void> {
     for (const [signal, ours] of handlers) {
       for (const listener of process.listeners(signal)) if (listener !== ours) process.removeListener(signal, listener);
     }
+    phases.took('app');
     if (stopping) return;
-    if (target.embedded) await ensureDevKey(app, config, logger);
+    if (embedded) await ensureDevKey(app, config, logger);
     if (stopping) return;
+    await embedded?.durable; // a new cluster's files are on disk before the first request (a 201 is durable)
+    phases.took('durable');
     const address = await app.listen(config.port, config.host);
+    phases.took('listen');
+    logger.info({ startMs: phases.ms }, 'start-up phases');
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     process.stdout.write(`listening on http://${host}:${address.port}\n`);
   })();
@@ -81,6 +110,29 @@ export async function main(stopTracing?: () => Promise<void>): Promise<void> {
     await db?.close().catch(() => undefined);
     await target?.embedded?.stop().catch(() => undefined);
     process.exit(1);
+  }
+}
+
+/**
+ * Milliseconds per start-up phase, for the log (README "Operations"). `database` (cluster start,
+ * initdb on a fresh data dir) and `modules` run at once, so each counts from the start of both;
+ * the later phases from the end of the previous one. `process` is node's own uptime at listening.
+ */
+class StartPhases {
+  readonly ms: Record<string, number> = {};
+  readonly #origin = performance.now();
+  #last = this.#origin;
+
+  /** Records `phase` from the origin while the two concurrent ones run, else from the last mark. */
+  took(phase: string): void {
+    const concurrent = phase === 'database' || phase === 'modules';
+    this.ms[phase] = Math.round(performance.now() - (concurrent ? this.#origin : this.#last));
+    if (!concurrent) this.mark();
+    if (phase === 'listen') this.ms.process = Math.round(process.uptime() * 1000);
+  }
+
+  mark(): void {
+    this.#last = performance.now();
   }
 }
 

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { entities } from './entities.js';
 import { inRequestScope, instrumentClient } from './statement-counter.js';
 import { migrations } from '../../migrations/index.js';
-import { installRoutines } from './routines.js';
+import { changedRoutines, installRoutines, loadRoutines } from './routines.js';
 import type { Logger } from '../logger.js';
 
 // Postgres int8 and numeric arrive as strings; money stays exact because we never parse
@@ -60,6 +60,8 @@ export interface Database {
 export interface DatabaseOptions {
   /** LEDGER_STATEMENT_TIMEOUT_MS: the request connections' statement_timeout (none when absent). */
   statementTimeoutMs?: number;
+  /** The migrations `migrate()` applies: the project's (migrations/index.ts) when absent. */
+  migrations?: typeof migrations;
 }
 
 export async function openDatabase(url: string, logger: Logger, poolSize = 20, options: DatabaseOptions = {}): Promise<Database> {
@@ -70,7 +72,7 @@ export async function openDatabase(url: string, logger: Logger, poolSize = 20, o
     pool: { min: 0, max: poolSize },
     // sent in each connection's start-up message: no statement per request or per checkout
     driverOptions: options.statementTimeoutMs === undefined ? {} : { statement_timeout: options.statementTimeoutMs },
-    migrations: { migrationsList: migrations, tableName: 'mikro_orm_migrations', snapshot: false, silent: true },
+    migrations: { migrationsList: options.migrations ?? migrations, tableName: 'mikro_orm_migrations', snapshot: false, silent: true },
     debug: false,
     allowGlobalContext: false,
   });
@@ -142,6 +144,7 @@ const MIGRATION_LOCK = 727_401_001;
  * for that lock nor a long migration is cut by the requests' statement time-out.
  */
 export async function migrate(db: Database, logger: Logger): Promise<string[]> {
+  if (await schemaCurrent(db)) return [];
   const lock = await db.background.connect();
   try {
     await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
@@ -160,4 +163,31 @@ export async function migrate(db: Database, logger: Logger): Promise<string[]> {
     await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
     lock.release();
   }
+}
+
+/**
+ * True when every migration the ORM knows is recorded as applied and every routine's recorded
+ * text is its file's: exactly when `migrate()` under the lock would apply and install nothing
+ * (the migrator applies the known migrations it has no record of; installRoutines() the routines
+ * whose record differs). Read without the lock, so a start on a current database costs two
+ * statements instead of the lock, the migrator's probes and a statement per routine. An instance
+ * migrating at the same moment has not committed: this reads "not current", and the caller
+ * takes the lock and waits its turn as before.
+ */
+async function schemaCurrent(db: Database): Promise<boolean> {
+  const [tables] = await db.query<{ present: boolean }>(
+    `SELECT to_regclass('mikro_orm_migrations') IS NOT NULL AND to_regclass('db_routines') IS NOT NULL AS present`,
+  );
+  if (!tables?.present) return false; // a new database: the migrator creates its table
+  const [state] = await db.query<{ migrations: string[]; routines: string[]; hashes: string[] }>(
+    `SELECT ARRAY(SELECT name FROM mikro_orm_migrations) AS migrations,
+            ARRAY(SELECT name FROM db_routines ORDER BY name) AS routines,
+            ARRAY(SELECT sha256 FROM db_routines ORDER BY name) AS hashes`,
+  );
+  // the migrator records names without an extension (MigrationStorage.getMigrationName)
+  const applied = new Set(state.migrations.map((name) => name.replace(/\.[jt]s$/, '')));
+  const known = db.orm.config.get('migrations').migrationsList ?? [];
+  const pending = known.some((migration) => !('name' in migration) || !applied.has(migration.name));
+  if (pending) return false;
+  return changedRoutines(loadRoutines(), new Map(state.routines.map((name, i) => [name, state.hashes[i]]))).length === 0;
 }

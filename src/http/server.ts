@@ -1,5 +1,4 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { trace } from '@opentelemetry/api';
 import { randomUUID } from 'node:crypto';
 import type { ApiKeyService, Principal } from '../domain/auth/api-key.service.js';
 import { secretMatches } from '../domain/auth/secret-match.js';
@@ -13,6 +12,7 @@ import type { Reply, Route } from './route.js';
 import { Router } from './router.js';
 import type { Cors } from './cors.js';
 import type { Metrics } from '../observability/metrics.js';
+import { tagRequestSpan } from '../observability/tracing.js';
 import { toLedgerError } from '../domain/shared/error-translation.js';
 import { parseInput } from '../domain/shared/validation.js';
 
@@ -57,7 +57,7 @@ async function handle(deps: HttpDeps, router: Router, req: IncomingMessage, res:
   const requestId = typeof incomingId === 'string' && REQUEST_ID.test(incomingId) ? incomingId : randomUUID();
   const log = deps.logger.child({ requestId });
   // With tracing on, the HTTP server span is active here; without it this is a no-op.
-  trace.getActiveSpan()?.setAttribute('ledger.request_id', requestId);
+  tagRequestSpan(requestId);
   const facts: RequestFacts = { route: UNMATCHED };
   let reply: Reply;
   try {

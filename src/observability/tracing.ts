@@ -8,10 +8,17 @@ import { register } from 'node:module';
  * modules are imported: main.ts awaits this first, then imports the rest. Off, nothing of the SDK
  * is even loaded.
  */
+/**
+ * Tags the active span (the HTTP server span) with the request id. A no-op until tracing starts:
+ * without it `@opentelemetry/api` (about a hundred modules) is not loaded at all.
+ */
+export let tagRequestSpan: (requestId: string) => void = () => undefined;
+
 export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promise<(() => Promise<void>) | undefined> {
   if (!env.OTEL_EXPORTER_OTLP_ENDPOINT && !env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return undefined;
   register('@opentelemetry/instrumentation/hook.mjs', import.meta.url);
-  const [{ NodeSDK }, { HttpInstrumentation }, { PgInstrumentation }, { GraphQLInstrumentation }, { OTLPTraceExporter }] = await Promise.all([
+  const [{ trace }, { NodeSDK }, { HttpInstrumentation }, { PgInstrumentation }, { GraphQLInstrumentation }, { OTLPTraceExporter }] = await Promise.all([
+    import('@opentelemetry/api'),
     import('@opentelemetry/sdk-node'),
     import('@opentelemetry/instrumentation-http'),
     import('@opentelemetry/instrumentation-pg'),
@@ -24,5 +31,6 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
     instrumentations: [new HttpInstrumentation(), new PgInstrumentation(), new GraphQLInstrumentation({ mergeItems: true, ignoreTrivialResolveSpans: true })],
   });
   sdk.start();
+  tagRequestSpan = (requestId) => trace.getActiveSpan()?.setAttribute('ledger.request_id', requestId);
   return () => sdk.shutdown();
 }
