@@ -103,6 +103,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       // after the last posting (the server is closed): its events are numbered before we go
       await services.eventSequencer.stop();
       await services.eventSequencer.flush();
+      await services.journalWriter.flush();
+      await services.journalWriter.stop();
       await services.calls.stop();
       await services.notifications.stop();
     },
