@@ -65,6 +65,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   await services.notifications.start();
   services.calls.start();
   services.lotSweeper.start();
+  services.journalWriter.start();
   services.eventSequencer.start();
   await services.eventHub.start();
   await services.webhookDeliveries.start();

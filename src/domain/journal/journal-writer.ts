@@ -19,13 +19,18 @@ export const JOURNAL_BATCH = 2_000;
 export class JournalWriter {
   private running: Promise<void> | null = null;
   private again = false;
-  private stopped = false;
+  private stopped = true;
   private written = 0;
 
   constructor(
     private readonly repository: JournalRepository,
     private readonly logger: Logger,
   ) {}
+
+  /** Answers pokes from now on (the app starts it before the sequencer). */
+  start(): void {
+    this.stopped = false;
+  }
 
   /** Something was numbered: journal it now (or right after the run under way). */
   poke(): void {
