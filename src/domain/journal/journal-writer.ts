@@ -72,19 +72,19 @@ export class JournalWriter {
     do {
       this.again = false;
       try {
-        while ((await this.turn()) === JOURNAL_BATCH && !this.stopped);
+        while ((await this.turn()) && !this.stopped);
       } catch (err) {
         this.logger.error({ err }, 'journaling failed; retried at the next numbering or tick');
       }
     } while (this.again && !this.stopped);
   }
 
-  /** One turn: up to JOURNAL_BATCH source rows journaled; how many were read. */
-  private async turn(): Promise<number> {
-    if (!(await this.repository.hasPending())) return 0;
-    const { scanned, written } = await this.repository.turn(async (turn) => {
+  /** One turn: up to JOURNAL_BATCH source rows journaled; whether more may wait (a full batch, or the backlog, which the stream follows). */
+  private async turn(): Promise<boolean> {
+    if (!(await this.repository.hasPending())) return false;
+    const { more, written } = await this.repository.turn(async (turn) => {
       const batch = await turn.next(JOURNAL_BATCH);
-      if (batch.scanned === 0) return { scanned: 0, written: 0 };
+      if (batch.scanned === 0) return { more: false, written: 0 };
       const heads = await turn.heads([...new Set(batch.transactions.map((t) => t.projectId))]);
       const entries: NewEntry[] = batch.transactions.map((transaction) => {
         const head = heads.get(transaction.projectId) ?? { seq: 0n, hash: GENESIS_HASH };
@@ -93,9 +93,9 @@ export class JournalWriter {
         return entry;
       });
       await turn.write(entries, batch);
-      return { scanned: batch.scanned, written: entries.length };
+      return { more: batch.scanned === JOURNAL_BATCH || batch.source === 'backlog', written: entries.length };
     });
     this.written += written;
-    return scanned;
+    return more;
   }
 }

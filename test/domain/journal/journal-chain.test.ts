@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { expectStatus, fundedProject, type FundedProject } from '../../support/fixtures.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 import { journaled, journalOf, verifyOf } from './journal-support.js';
@@ -73,6 +74,16 @@ describe('jcs (the test’s own implementation)', () => {
       '{"\\r":"Carriage Return","1":"One","\u0080":"Control","\u00f6":"Latin Small Letter O With Diaeresis","\u20ac":"Euro Sign","\ud83d\ude00":"Emoji: Grinning Face","\ufb33":"Hebrew Letter Dalet With Dagesh"}',
     );
     expect(jcs([333333333.33333329, 1e30, 4.5, 2e-3, 0.000000000000000000000000001, -0])).toBe('[333333333.3333333,1e+30,4.5,0.002,1e-27,0]');
+  });
+});
+
+describe('README: verifying a chain yourself', () => {
+  it('its worked example prints the canonical text and hash computed here', () => {
+    const section = readFileSync('README.md', 'utf8').split('## Journal integrity')[1].split('\n## ')[0];
+    const printed = JSON.parse(/```json\n([\s\S]*?)```/.exec(section)![1]);
+    const canonical = jcs({ id: printed.id, date: printed.date, from: printed.from, to: printed.to, amount: '12.50', currency: printed.currency, reference: printed.reference, reverses: printed.reverses, metadata: printed.metadata });
+    expect(section).toContain(`# ${canonical}\n`);
+    expect(section).toContain(`# ${sha256(`${'0'.repeat(64)}\n${canonical}`)}  -\n`);
   });
 });
 
