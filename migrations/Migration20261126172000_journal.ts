@@ -11,8 +11,9 @@ import { Migration } from '@mikro-orm/migrations';
  * Entries are written after the commit, off the posting's path, by src/domain/journal/journal-writer.ts,
  * which follows the numbered event stream (`events.stream_pos`, commit order) from
  * `journal_cursor`: the stream position up to which every transaction's event
- * (`transaction.posted`, `points.expired`) has its entry. Its one row is also what serialises the
- * writers of every instance (SELECT … FOR UPDATE), so there is one chain.
+ * (`transaction.posted`, `points.expired`) has its entry, and `turns`, the number of writes so far.
+ * Its one row is what keeps the writers of every instance to one chain: a write applies only if
+ * `turns` is still what its read saw (an optimistic turn, one statement), else it is read again.
  *
  * `journal_backlog`: transactions posted before the outbox existed (Migration20261124126000_events)
  * have no event; they are journaled first, in their insertion order (`transactions.seq`), the only
@@ -29,8 +30,8 @@ export class Migration20261126172000_journal extends Migration {
         prev_hash bytea NOT NULL CHECK (length(prev_hash) = 32),
         PRIMARY KEY (project_id, seq)
       )`);
-    this.addSql(`CREATE TABLE journal_cursor (only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row), stream_pos bigint NOT NULL)`);
-    this.addSql(`INSERT INTO journal_cursor (stream_pos) VALUES (0)`);
+    this.addSql(`CREATE TABLE journal_cursor (only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row), stream_pos bigint NOT NULL, turns bigint NOT NULL)`);
+    this.addSql(`INSERT INTO journal_cursor (stream_pos, turns) VALUES (0, 0)`);
     this.addSql(`CREATE TABLE journal_backlog (pos bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, project_id integer NOT NULL, transaction_id uuid NOT NULL)`);
     this.addSql(`
       INSERT INTO journal_backlog (project_id, transaction_id)

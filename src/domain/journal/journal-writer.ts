@@ -13,8 +13,10 @@ export const JOURNAL_BATCH = 2_000;
  * including its one-second tick, so a transaction has its entry moments after its commit and at
  * most a tick after an instance died before journaling it. Like the sequencer, a run under way is
  * followed by exactly one more, so pokes during a run coalesce, and numbering never waits for the
- * journal. Any number of instances may run it: each turn holds the cursor's row (JournalRepository.turn),
- * so entries are computed from the heads the previous turn committed: one chain per project.
+ * journal. Any number of instances may run it: a turn's write applies only if no other write
+ * came between its read and its write (the cursor's `turns`, JournalRepository.write), so
+ * entries always extend the heads they were computed from: one chain per project. A turn is two
+ * statements (one when nothing waits), without a transaction of its own.
  */
 export class JournalWriter {
   private running: Promise<void> | null = null;
@@ -79,23 +81,22 @@ export class JournalWriter {
     } while (this.again && !this.stopped);
   }
 
-  /** One turn: up to JOURNAL_BATCH source rows journaled; whether more may wait (a full batch, or the backlog, which the stream follows). */
+  /**
+   * One turn: up to JOURNAL_BATCH source rows read, hashed and written in two statements;
+   * whether more may wait (a full batch; the backlog, which the stream follows; or a turn lost
+   * to another instance, whose entries the next read starts from).
+   */
   private async turn(): Promise<boolean> {
-    if (!(await this.repository.hasPending())) return false;
-    const { more, written } = await this.repository.turn(async (turn) => {
-      const batch = await turn.next(JOURNAL_BATCH);
-      if (batch.scanned === 0) return { more: false, written: 0 };
-      const heads = await turn.heads([...new Set(batch.transactions.map((t) => t.projectId))]);
-      const entries: NewEntry[] = batch.transactions.map((transaction) => {
-        const head = heads.get(transaction.projectId) ?? { seq: 0n, hash: GENESIS_HASH };
-        const entry = { projectId: transaction.projectId, seq: head.seq + 1n, transactionId: transaction.id, hash: entryHash(head.hash, transaction), prevHash: head.hash };
-        heads.set(transaction.projectId, { seq: entry.seq, hash: entry.hash });
-        return entry;
-      });
-      await turn.write(entries, batch);
-      return { more: batch.scanned === JOURNAL_BATCH || batch.source === 'backlog', written: entries.length };
+    const { turns, batch, heads } = await this.repository.next(JOURNAL_BATCH);
+    if (batch.scanned === 0) return false;
+    const entries: NewEntry[] = batch.transactions.map((transaction) => {
+      const head = heads.get(transaction.projectId) ?? { seq: 0n, hash: GENESIS_HASH };
+      const entry = { projectId: transaction.projectId, seq: head.seq + 1n, transactionId: transaction.id, hash: entryHash(head.hash, transaction), prevHash: head.hash };
+      heads.set(transaction.projectId, { seq: entry.seq, hash: entry.hash });
+      return entry;
     });
-    this.written += written;
-    return more;
+    if (!(await this.repository.write(entries, batch, turns))) return true;
+    this.written += entries.length;
+    return batch.scanned === JOURNAL_BATCH || batch.source === 'backlog';
   }
 }

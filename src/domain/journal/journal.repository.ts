@@ -1,4 +1,3 @@
-import pg from 'pg';
 import type { Database } from '../../db/database.js';
 import { HISTORY_COLUMNS, HISTORY_JOINS, toHistory, type RawHistory } from '../ledger/ledger.repository.js';
 import type { JournaledBalance, JournalEntry, JournalHead, NewEntry, SourceBatch, StoredEntry } from './journal.types.js';
@@ -11,108 +10,91 @@ const TRANSACTION_OF = (condition: string) =>
   `SELECT coalesce(t.from_wallet_id, t.to_wallet_id) AS wallet_id, ${HISTORY_COLUMNS}, coalesce(t.from_balance, t.to_balance)::text AS balance
      FROM transactions t ${HISTORY_JOINS} WHERE ${condition}`;
 
-/** timestamptz as Date on a transaction's own client (the pools keep them as text for the ORM). */
-const TYPES = {
-  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
-    oid === pg.types.builtins.TIMESTAMPTZ && format !== 'binary' ? (value: string) => new Date(value) : pg.types.getTypeParser(oid, format),
-};
-
 interface SourceRow extends RawHistory {
-  position: string;
-  subject_type: string;
+  turns: string;
+  position: string | null;
+  subject_type: string | null;
+  head_seq: string | null;
+  head_hash: string | null;
 }
 
 /**
- * The writer's turn: one database transaction that holds `journal_cursor`'s row, so every
- * instance's writer takes turns and each reads the heads and the cursor its predecessor committed.
+ * What the writer reads in one statement (one snapshot): the cursor's `turns`; the next source
+ * rows — the pre-outbox backlog first (it precedes every event), else the numbered events after
+ * the cursor in stream order (commit order) — each with its transaction when it has one, and that
+ * transaction's project's last entry. When nothing waits: the cursor's row alone.
  */
-export class JournalTurn {
-  constructor(
-    private readonly client: pg.PoolClient,
-    /** The stream position journaled so far. */
-    readonly cursor: string,
-  ) {}
+const NEXT = `
+WITH backlog AS (
+  SELECT pos AS position, 'backlog'::text AS subject_type, transaction_id AS subject_id FROM journal_backlog ORDER BY pos LIMIT $1
+),
+stream AS (
+  SELECT stream_pos AS position, type AS subject_type, subject_id FROM events
+   WHERE stream_pos > (SELECT stream_pos FROM journal_cursor) AND NOT EXISTS (SELECT 1 FROM backlog)
+   ORDER BY stream_pos LIMIT $1
+),
+source AS (SELECT * FROM backlog UNION ALL SELECT * FROM stream)
+SELECT c.turns::text AS turns, s.position::text AS position, s.subject_type, x.*, h.seq::text AS head_seq, encode(h.hash, 'hex') AS head_hash
+  FROM journal_cursor c
+  LEFT JOIN source s ON true
+  LEFT JOIN LATERAL (${TRANSACTION_OF('t.id = s.subject_id')}) x ON s.subject_type IN ('backlog', 'transaction.posted', 'points.expired')
+  LEFT JOIN LATERAL (SELECT seq, hash FROM journal WHERE project_id = x.project_id ORDER BY seq DESC LIMIT 1) h ON x.id IS NOT NULL
+ ORDER BY s.position`;
 
-  /**
-   * The next transactions to journal, at most `limit` source rows: the pre-outbox backlog first
-   * (it precedes every event), else the numbered events after the cursor, in stream order (commit
-   * order), of which those about a transaction give their transaction.
-   */
-  async next(limit: number): Promise<SourceBatch> {
-    const backlog = await this.client.query<SourceRow>({
-      text: `SELECT b.pos::text AS position, 'backlog' AS subject_type, x.*
-               FROM (SELECT pos, transaction_id FROM journal_backlog ORDER BY pos LIMIT $1) b
-               LEFT JOIN LATERAL (${TRANSACTION_OF('t.id = b.transaction_id')}) x ON true
-              ORDER BY b.pos`,
-      values: [limit],
-      types: TYPES,
-    });
-    if (backlog.rows.length) return batchOf('backlog', backlog.rows);
-    const stream = await this.client.query<SourceRow>({
-      text: `SELECT s.stream_pos::text AS position, s.type AS subject_type, x.*
-               FROM (SELECT stream_pos, type, subject_id FROM events WHERE stream_pos > $1::bigint ORDER BY stream_pos LIMIT $2) s
-               LEFT JOIN LATERAL (${TRANSACTION_OF('t.id = s.subject_id')}) x ON s.type IN ${TRANSACTION_EVENTS}
-              ORDER BY s.stream_pos`,
-      values: [this.cursor, limit],
-      types: TYPES,
-    });
-    return batchOf('stream', stream.rows);
-  }
+/**
+ * The writer's one write: the entries, and the cursor moved past the batch (the stream position
+ * forward, or the backlog rows read deleted) — only if `turns` is still what the read saw; else
+ * nothing (another instance wrote in between, from the same heads). A competing write waits for
+ * the cursor row's lock, then finds `turns` moved.
+ */
+const WRITE = `
+WITH moved AS (
+  UPDATE journal_cursor SET turns = turns + 1, stream_pos = CASE WHEN $7 = 'stream' THEN $6::bigint ELSE stream_pos END
+   WHERE turns = $8::bigint RETURNING 1
+),
+drained AS (DELETE FROM journal_backlog WHERE $7 = 'backlog' AND pos <= $6::bigint AND EXISTS (SELECT 1 FROM moved)),
+written AS (
+  INSERT INTO journal (project_id, seq, transaction_id, hash, prev_hash)
+  SELECT project_id, seq, transaction_id, decode(hash, 'hex'), decode(prev_hash, 'hex')
+    FROM unnest($1::int[], $2::bigint[], $3::uuid[], $4::text[], $5::text[]) AS e(project_id, seq, transaction_id, hash, prev_hash)
+   WHERE EXISTS (SELECT 1 FROM moved)
+)
+SELECT count(*)::int AS n FROM moved`;
 
-  /** The last entry of each of `projectIds` that has one. */
-  async heads(projectIds: number[]): Promise<Map<number, JournalHead>> {
-    const { rows } = await this.client.query<{ project_id: number; seq: string; hash: string }>(
-      `SELECT p.id AS project_id, h.seq::text AS seq, encode(h.hash, 'hex') AS hash
-         FROM unnest($1::int[]) AS p(id)
-         CROSS JOIN LATERAL (SELECT seq, hash FROM journal WHERE project_id = p.id ORDER BY seq DESC LIMIT 1) h`,
-      [projectIds],
-    );
-    return new Map(rows.map((r) => [r.project_id, { seq: BigInt(r.seq), hash: r.hash }]));
-  }
-
-  /** Writes the entries and moves past the batch: the cursor forward, or the backlog rows read deleted. */
-  async write(entries: NewEntry[], batch: SourceBatch): Promise<void> {
-    const advance = batch.source === 'stream' ? `UPDATE journal_cursor SET stream_pos = $6::bigint` : `DELETE FROM journal_backlog WHERE pos <= $6::bigint`;
-    await this.client.query(
-      `WITH moved AS (${advance})
-       INSERT INTO journal (project_id, seq, transaction_id, hash, prev_hash)
-       SELECT project_id, seq, transaction_id, decode(hash, 'hex'), decode(prev_hash, 'hex')
-         FROM unnest($1::int[], $2::bigint[], $3::uuid[], $4::text[], $5::text[]) AS e(project_id, seq, transaction_id, hash, prev_hash)`,
-      [entries.map((e) => e.projectId), entries.map((e) => e.seq.toString()), entries.map((e) => e.transactionId), entries.map((e) => e.hash), entries.map((e) => e.prevHash), batch.upTo],
-    );
-  }
-}
-
-function batchOf(source: SourceBatch['source'], rows: SourceRow[]): SourceBatch {
-  return {
-    source,
-    scanned: rows.length,
-    upTo: rows.at(-1)?.position ?? null,
-    // a source row without its transaction: an event about something else (or a row deleted behind the service's back)
-    transactions: rows.filter((r) => r.id !== null).map(toHistory),
-  };
-}
-
-/** The journal's tables (Migration20261126172000_journal): the writer's turns and the readers' statements. */
+/** The journal's tables (Migration20261126172000_journal): the writer's statements and the readers'. */
 export class JournalRepository {
   constructor(private readonly db: Database) {}
 
-  /** Whether anything waits to be journaled: one statement, two index probes. */
-  async hasPending(): Promise<boolean> {
-    const [row] = await this.db.query<{ pending: boolean }>(
-      `SELECT EXISTS (SELECT 1 FROM events WHERE stream_pos > (SELECT stream_pos FROM journal_cursor)) OR EXISTS (SELECT 1 FROM journal_backlog) AS pending`,
-      [],
-      'journal_pending',
-    );
-    return row.pending;
+  /** The writer's read (NEXT): at most `limit` source rows; one statement, the cursor's row alone when nothing waits. */
+  async next(limit: number): Promise<{ turns: string; batch: SourceBatch; heads: Map<number, JournalHead> }> {
+    const rows = await this.db.query<SourceRow>(NEXT, [limit], 'journal_next');
+    const read = rows.filter((r) => r.position !== null);
+    const heads = new Map<number, JournalHead>();
+    for (const r of read) if (r.head_seq !== null && r.head_hash !== null) heads.set(r.project_id, { seq: BigInt(r.head_seq), hash: r.head_hash });
+    const batch: SourceBatch = {
+      source: read.some((r) => r.subject_type === 'backlog') ? 'backlog' : 'stream',
+      scanned: read.length,
+      upTo: read.at(-1)?.position ?? null,
+      // a source row without its transaction: an event about something else (or a row deleted behind the service's back)
+      transactions: read.filter((r) => r.id !== null).map(toHistory),
+    };
+    return { turns: rows[0].turns, batch, heads };
   }
 
-  /** Runs `fn` as the one writer of every instance (FOR UPDATE on the cursor's row waits for the previous turn to commit). */
-  async turn<T>(fn: (turn: JournalTurn) => Promise<T>): Promise<T> {
-    return this.db.transaction(async (client) => {
-      const { rows } = await client.query<{ stream_pos: string }>(`SELECT stream_pos::text AS stream_pos FROM journal_cursor FOR UPDATE`);
-      return fn(new JournalTurn(client, rows[0].stream_pos));
-    });
+  /** The writer's write (WRITE): whether it applied (`turns` unchanged since the read). */
+  async write(entries: NewEntry[], batch: SourceBatch, turns: string): Promise<boolean> {
+    const values = [
+      entries.map((e) => e.projectId),
+      entries.map((e) => e.seq.toString()),
+      entries.map((e) => e.transactionId),
+      entries.map((e) => e.hash),
+      entries.map((e) => e.prevHash),
+      batch.upTo,
+      batch.source,
+      turns,
+    ];
+    const [row] = await this.db.query<{ n: number }>(WRITE, values, 'journal_write');
+    return row.n === 1;
   }
 
   async projectExists(projectId: number): Promise<boolean> {
