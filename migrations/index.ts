@@ -18,6 +18,8 @@ import { Migration20261126120000_webhook_calls_commit_order } from './Migration2
 import { Migration20261126150000_transaction_search } from './Migration20261126150000_transaction_search.js';
 import { Migration20261126170000_limits } from './Migration20261126170000_limits.js';
 
+import { Migration20261126172000_journal } from './Migration20261126172000_journal.js';
+
 /** Explicit list, so compiled (dist) and TypeScript (jest) runs apply the same migrations. */
 export const migrations = [
   { name: 'Migration20261121000000_initial', class: Migration20261121000000_initial },
@@ -39,4 +41,6 @@ export const migrations = [
   { name: 'Migration20261126120000_webhook_calls_commit_order', class: Migration20261126120000_webhook_calls_commit_order },
   { name: 'Migration20261126150000_transaction_search', class: Migration20261126150000_transaction_search },
   { name: 'Migration20261126170000_limits', class: Migration20261126170000_limits },
+
+  { name: 'Migration20261126172000_journal', class: Migration20261126172000_journal },
 ];

@@ -65,6 +65,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   await services.notifications.start();
   services.calls.start();
   services.lotSweeper.start();
+  services.journalWriter.start();
   services.eventSequencer.start();
   await services.eventHub.start();
   await services.webhookDeliveries.start();
@@ -103,6 +104,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       // after the last posting (the server is closed): its events are numbered before we go
       await services.eventSequencer.stop();
       await services.eventSequencer.flush();
+      await services.journalWriter.flush();
+      await services.journalWriter.stop();
       await services.calls.stop();
       await services.notifications.stop();
     },

@@ -45,6 +45,11 @@ import { TransactionSearchService } from './domain/search/transaction-search.ser
 import { LimitRepository } from './domain/limits/limit.repository.js';
 import { LimitService } from './domain/limits/limit.service.js';
 
+import { JournalRepository } from './domain/journal/journal.repository.js';
+import { JournalWriter } from './domain/journal/journal-writer.js';
+import { JournalVerifier } from './domain/journal/journal-verifier.js';
+import { JournalService } from './domain/journal/journal.service.js';
+
 /** The domain services, built once per process and shared by REST, GraphQL and the CLI. */
 export interface Services {
   db: Database;
@@ -72,6 +77,10 @@ export interface Services {
   events: EventService;
   /** Numbers committed events in commit order; started and stopped by the app. */
   eventSequencer: EventSequencer;
+  /** A project's hash-chained journal (CONTRACT §22): pages and verify. */
+  journal: JournalService;
+  /** Extends the journals after each numbering run (the sequencer pokes it); flushed and stopped by the app. */
+  journalWriter: JournalWriter;
   /** This instance's feed of numbered events (every instance's); started and stopped by the app. */
   eventHub: EventHub;
   /** Live events for GraphQL subscriptions on this instance, fed by the event hub (only while a feed is open); stopped by the app. */
@@ -105,7 +114,9 @@ export async function createServices(db: Database, logger: Logger, options: { lo
   const ledgerRepository = new LedgerRepository(db);
   const metrics = new Metrics(db.pool);
   const eventRepository = new EventRepository(db);
-  const eventSequencer = new EventSequencer(eventRepository, logger);
+  const journalRepository = new JournalRepository(db);
+  const journalWriter = new JournalWriter(journalRepository, logger);
+  const eventSequencer = new EventSequencer(eventRepository, logger, journalWriter);
   // one queue: every posting request (transfers, seeds, batches, holds, captures, voids, reversals) takes one path
   const queue = new PostingQueue(
     ledgerRepository,
@@ -156,6 +167,8 @@ export async function createServices(db: Database, logger: Logger, options: { lo
     lotSweeper,
     events,
     eventSequencer,
+    journal: new JournalService(journalRepository, new JournalVerifier(journalRepository), ledgerRepository),
+    journalWriter,
     eventHub,
     eventFeeds: new EventFeedService(eventHub, wallets, projects, options.subscriptionBuffer ?? DEFAULT_FEED_CAPACITY),
     webhookEndpoints: new WebhookEndpointService(new WebhookEndpointRepository(db), ledgerRepository, guard, newSecret),

@@ -168,6 +168,14 @@ export function minorToDecimalString(minor: bigint, fractions: number): string {
   return `${negative ? '-' : ''}${whole}${decimals ? `.${decimals}` : ''}`;
 }
 
+/** Minor units as major units with exactly `fractions` decimals ("12.50"; "12" when `fractions` is 0): the journal's amount (CONTRACT §22). */
+export function minorToFixedString(minor: bigint, fractions: number): string {
+  const negative = minor < 0n;
+  const digits = (negative ? -minor : minor).toString().padStart(fractions + 1, '0');
+  const whole = digits.slice(0, digits.length - fractions);
+  return `${negative ? '-' : ''}${whole}${fractions ? `.${digits.slice(digits.length - fractions)}` : ''}`;
+}
+
 /**
  * fiatAmount × exchangeRate, rounded down to `fractions` decimals, as minor units — in exact
  * decimal arithmetic (both operands as scaled bigints). An ExactNumber fiatAmount counts with

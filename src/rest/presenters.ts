@@ -1,20 +1,8 @@
-import type { BalanceAsOfRow, BalanceRow, HistoryRow } from '../domain/ledger/ledger.types.js';
+import type { BalanceAsOfRow, BalanceRow } from '../domain/ledger/ledger.types.js';
 import { toMajor } from '../domain/money.js';
 
-/** REST JSON shapes of ledger rows (CONTRACT §3): major units, addresses, ISO timestamps. */
-export interface TransactionJson {
-  id: string;
-  amount: number;
-  currency: string;
-  balance: number;
-  from: string;
-  to: string;
-  date: string;
-  reverses: string | null;
-  reversedAmount: number;
-  reference: string | null;
-  metadata: Record<string, unknown>;
-}
+/** REST JSON shapes of ledger rows (CONTRACT §3): major units, addresses, ISO timestamps. The transaction's lives in the domain (the journal hashes it). */
+export { transactionJson, type TransactionJson } from '../domain/ledger/transaction-json.js';
 
 export interface BalanceJson {
   account: string;
@@ -25,22 +13,6 @@ export interface BalanceJson {
 }
 
 export type BalanceAsOfJson = Pick<BalanceJson, 'account' | 'currency' | 'balance'>;
-
-export function transactionJson(row: HistoryRow): TransactionJson {
-  return {
-    id: row.id,
-    amount: toMajor(row.amount, row.fractions),
-    currency: row.symbol,
-    balance: toMajor(row.balance, row.fractions),
-    from: row.fromAddress,
-    to: row.toAddress,
-    date: row.date.toISOString(),
-    reverses: row.reverses,
-    reversedAmount: toMajor(row.reversedAmount, row.fractions),
-    reference: row.reference,
-    metadata: row.metadata,
-  };
-}
 
 export function balanceJson(row: BalanceRow): BalanceJson {
   return {

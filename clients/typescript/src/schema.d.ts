@@ -575,6 +575,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{id}/journal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A project's journal: each transaction's place and hash in commit order, after `after` */
+        get: operations["listJournalEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/journal/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Recomputes every hash of the project's journal from the stored transactions and checks every wallet's balance against it */
+        get: operations["verifyJournal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "transaction.posted": {
@@ -1096,6 +1130,31 @@ export interface components {
             used: number;
             /** @description amount − used, never below 0 */
             remaining: number;
+        };
+        JournalEntry: {
+            /** @description From 1, without gaps, in commit order. */
+            seq: number;
+            transactionId: string;
+            /** @description Lower-case hex SHA-256 of `prevHash + "\n" + canonical` (CONTRACT §22; README: verifying a journal). */
+            hash: string;
+            /** @description The previous entry's hash; 64 zeros for the first. */
+            prevHash: string;
+        };
+        JournalVerification: {
+            /** @constant */
+            ok: true;
+            entries: number;
+            lastSeq: number;
+            lastHash: string;
+        } | {
+            /** @constant */
+            ok: false;
+            entries: number;
+            /** @enum {string} */
+            reason: "hash_mismatch" | "balance_mismatch";
+            seq: number | null;
+            transactionId: string | null;
+            walletId: string | null;
         };
         TransactionPostedWebhook: {
             /** @description The event id (also `webhook-id`). */
@@ -5124,6 +5183,169 @@ export interface operations {
                     "application/json": {
                         limits: components["schemas"]["LimitUsage"][];
                     };
+                };
+            };
+            /** @description validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description timeout */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listJournalEntries: {
+        parameters: {
+            query?: {
+                after?: string;
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entries: components["schemas"]["JournalEntry"][];
+                        pagination: {
+                            limit: number;
+                            after: number;
+                            nextAfter: number;
+                            hasMore: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description timeout */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifyJournal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JournalVerification"];
                 };
             };
             /** @description validation_error */

@@ -1,6 +1,7 @@
 import { outsideStatementScope } from '../../db/statement-counter.js';
 import type { Logger } from '../../logger.js';
 import { SEQUENCE_BATCH, type EventRepository } from './event.repository.js';
+import type { JournalWriter } from '../journal/journal-writer.js';
 
 /** The safety net: events committed by an instance that died before waking a sequencer are numbered by the next tick of any instance. */
 const TICK_MS = 1_000;
@@ -23,6 +24,7 @@ export class EventSequencer {
   constructor(
     private readonly repository: EventRepository,
     private readonly logger: Logger,
+    private readonly journal?: JournalWriter,
   ) {}
 
   start(): void {
@@ -81,6 +83,7 @@ export class EventSequencer {
       } catch (err) {
         this.logger.error({ err }, 'numbering events failed; retried at the next commit or tick');
       }
+      this.journal?.poke(); // the journal (CONTRACT §22) follows what is numbered now, in its own run
     } while (this.again && !this.stopped);
   }
 
