@@ -42,6 +42,8 @@ import { DEFAULT_FEED_CAPACITY, EventFeedService } from './domain/events/event-f
 import { webhookPayloads } from './rest/webhook-payloads.js';
 import { TransactionSearchRepository } from './domain/search/transaction-search.repository.js';
 import { TransactionSearchService } from './domain/search/transaction-search.service.js';
+import { AnalyticsRepository } from './domain/analytics/analytics.repository.js';
+import { AnalyticsService } from './domain/analytics/analytics.service.js';
 
 /** The domain services, built once per process and shared by REST, GraphQL and the CLI. */
 export interface Services {
@@ -58,6 +60,8 @@ export interface Services {
   holds: HoldService;
   /** Finding and exporting a project's transactions (CONTRACT §21). */
   search: TransactionSearchService;
+  /** Program analytics (CONTRACT §23), read from the rollups the event numbering keeps. */
+  analytics: AnalyticsService;
   webhook: WebhookService;
   projects: ProjectService;
   assets: AssetService;
@@ -144,6 +148,7 @@ export async function createServices(db: Database, logger: Logger, options: { lo
     ledger,
     holds: new HoldService(holdRepository, ledgerRepository, queue),
     search: new TransactionSearchService(new TransactionSearchRepository(db)),
+    analytics: new AnalyticsService(new AnalyticsRepository(db)),
     webhook: new WebhookService(new WebhookRepository(db), ledger),
     projects,
     assets: new AssetService(db),
