@@ -46,6 +46,11 @@ export class AnalyticsService {
       series,
     };
   }
+
+  /** Recomputes a project's rollups from its transactions (the CLI, tests); how many buckets it wrote. */
+  rebuild(projectId: number): Promise<number> {
+    return this.repository.rebuild(projectId);
+  }
 }
 
 /** Every bucket of the range in order, the ones without postings as zeros. */
