@@ -17,6 +17,38 @@ export type Scalars = {
   JSONObject: { input: Record<string, unknown>; output: Record<string, unknown>; }
 };
 
+/** One UTC day or hour of a program’s flows, major units. */
+export type AnalyticsBucket = {
+  __typename?: 'AnalyticsBucket';
+  /** Customer wallets on either side of a posting in the bucket. */
+  activeWallets: Scalars['Int']['output'];
+  expired: Scalars['Decimal']['output'];
+  issued: Scalars['Decimal']['output'];
+  redeemed: Scalars['Decimal']['output'];
+  reversed: Scalars['Decimal']['output'];
+  start: Scalars['DateTime']['output'];
+  transferred: Scalars['Decimal']['output'];
+};
+
+/** The flows over [since, until) (the sums of the series) and the liability at `until`; major units. */
+export type AnalyticsTotals = {
+  __typename?: 'AnalyticsTotals';
+  /** Customer → @expired. */
+  expired: Scalars['Decimal']['output'];
+  /** System wallet or @mint → customer wallet. */
+  issued: Scalars['Decimal']['output'];
+  /** The customer wallets’ total balance at `until`. */
+  outstanding: Scalars['Decimal']['output'];
+  /** outstanding ÷ exchangeRate, 2 decimals (half away from zero); null without supportExchangeRate. */
+  outstandingValue?: Maybe<Scalars['Decimal']['output']>;
+  /** Customer → system wallet. */
+  redeemed: Scalars['Decimal']['output'];
+  /** Reversal transactions of any parties (also counted in their class). */
+  reversed: Scalars['Decimal']['output'];
+  /** Customer → customer wallet. */
+  transferred: Scalars['Decimal']['output'];
+};
+
 /** A currency of a project. */
 export type Asset = {
   __typename?: 'Asset';
@@ -402,9 +434,28 @@ export type Plan = {
   userId: Scalars['String']['output'];
 };
 
+/** Program analytics of one currency (CONTRACT §23), as GET /projects/{id}/analytics. */
+export type ProgramAnalytics = {
+  __typename?: 'ProgramAnalytics';
+  currency: Scalars['String']['output'];
+  /** The project’s rate; null without supportExchangeRate. */
+  exchangeRate?: Maybe<Scalars['Float']['output']>;
+  /** "day" or "hour". */
+  interval: Scalars['String']['output'];
+  /** Every bucket of the range, oldest first, empty ones included. */
+  series: Array<AnalyticsBucket>;
+  /** The first bucket’s start. */
+  since: Scalars['DateTime']['output'];
+  totals: AnalyticsTotals;
+  /** The end of the last bucket (exclusive). */
+  until: Scalars['DateTime']['output'];
+};
+
 /** A project of the caller: its currencies (assets) and wallets. */
 export type Project = {
   __typename?: 'Project';
+  /** Program analytics (plans with advanced_analytics, else the error `feature_unavailable`): flows per UTC day or hour bucket, the liability at `until` and its value. */
+  analytics?: Maybe<ProgramAnalytics>;
   /** The primary asset (own or shared). */
   asset?: Maybe<Asset>;
   /** The primary asset (own or shared), null until the project has one. */
@@ -426,6 +477,15 @@ export type Project = {
   updatedAt: Scalars['DateTime']['output'];
   /** The project's wallets (optionally of one type), oldest first. */
   wallets: WalletConnection;
+};
+
+
+/** A project of the caller: its currencies (assets) and wallets. */
+export type ProjectAnalyticsArgs = {
+  currency?: InputMaybe<Scalars['String']['input']>;
+  interval?: InputMaybe<Scalars['String']['input']>;
+  since?: InputMaybe<Scalars['DateTime']['input']>;
+  until?: InputMaybe<Scalars['DateTime']['input']>;
 };
 
 
