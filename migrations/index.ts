@@ -20,6 +20,8 @@ import { Migration20261126170000_limits } from './Migration20261126170000_limits
 
 import { Migration20261126172000_journal } from './Migration20261126172000_journal.js';
 
+import { Migration20261126173000_analytics } from './Migration20261126173000_analytics.js';
+
 /** Explicit list, so compiled (dist) and TypeScript (jest) runs apply the same migrations. */
 export const migrations = [
   { name: 'Migration20261121000000_initial', class: Migration20261121000000_initial },
@@ -43,4 +45,6 @@ export const migrations = [
   { name: 'Migration20261126170000_limits', class: Migration20261126170000_limits },
 
   { name: 'Migration20261126172000_journal', class: Migration20261126172000_journal },
+
+  { name: 'Migration20261126173000_analytics', class: Migration20261126173000_analytics },
 ];

@@ -50,6 +50,9 @@ import { JournalWriter } from './domain/journal/journal-writer.js';
 import { JournalVerifier } from './domain/journal/journal-verifier.js';
 import { JournalService } from './domain/journal/journal.service.js';
 
+import { AnalyticsRepository } from './domain/analytics/analytics.repository.js';
+import { AnalyticsService } from './domain/analytics/analytics.service.js';
+
 /** The domain services, built once per process and shared by REST, GraphQL and the CLI. */
 export interface Services {
   db: Database;
@@ -65,6 +68,8 @@ export interface Services {
   holds: HoldService;
   /** Finding and exporting a project's transactions (CONTRACT §21). */
   search: TransactionSearchService;
+  /** Program analytics (CONTRACT §23), read from the rollups the event numbering keeps. */
+  analytics: AnalyticsService;
   webhook: WebhookService;
   projects: ProjectService;
   assets: AssetService;
@@ -159,6 +164,7 @@ export async function createServices(db: Database, logger: Logger, options: { lo
     ledger,
     holds: new HoldService(holdRepository, ledgerRepository, queue),
     search: new TransactionSearchService(new TransactionSearchRepository(db)),
+    analytics: new AnalyticsService(new AnalyticsRepository(db)),
     webhook: new WebhookService(new WebhookRepository(db), ledger),
     projects,
     assets: new AssetService(db),

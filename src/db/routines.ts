@@ -13,6 +13,10 @@ import type pg from 'pg';
  */
 export const ROUTINES = [
   { name: 'ledger_emit', file: 'src/domain/events/ledger_emit.sql' },
+  // Program analytics (CONTRACT §23): the rollups ledger_sequence_events folds each numbered batch into.
+  { name: 'analytics_apply', file: 'src/domain/analytics/analytics_apply.sql' },
+  { name: 'analytics_fold', file: 'src/domain/analytics/analytics_fold.sql' },
+  { name: 'analytics_rebuild', file: 'src/domain/analytics/analytics_rebuild.sql' },
   { name: 'ledger_sequence_events', file: 'src/domain/events/ledger_sequence_events.sql' },
   { name: 'ledger_release_expired', file: 'src/domain/ledger/ledger_release_expired.sql' },
   // Points that expire (CONTRACT §15): the lot rules, called by ledger_move, ledger_apply and the sweeper.

@@ -4,6 +4,8 @@ export const ERROR_STATUS = {
   invalid_json: 400,
   unauthorized: 401,
   quota_exceeded: 403,
+  /** The caller's plan lacks the flag a feature needs (CONTRACT §23: advanced_analytics). */
+  feature_unavailable: 403,
   not_found: 404,
   conflict: 409,
   insufficient_funds: 409,

@@ -58,6 +58,8 @@ export interface Route<B = any, Q = any, P = any> {
   params?: z.ZodType<P>;
   /** Matches only requests whose Accept asks for HTML (a browser page beside an API route on one path). */
   html?: boolean;
+  /** A plan flag the route needs (CONTRACT §23): checked right after authentication, before any parameter. */
+  feature?: 'advanced_analytics';
   /** Pass the parsed JSON body through without a schema (GraphQL validates its own documents). */
   rawBody?: boolean;
   doc?: RouteDoc;

@@ -15,6 +15,7 @@ import type { Metrics } from '../observability/metrics.js';
 import { tagRequestSpan } from '../observability/tracing.js';
 import { toLedgerError } from '../domain/shared/error-translation.js';
 import { parseInput } from '../domain/shared/validation.js';
+import { requireAdvancedAnalytics } from '../domain/analytics/analytics.rules.js';
 
 export interface HttpDeps {
   routes: Route[];
@@ -132,6 +133,7 @@ async function dispatch(deps: HttpDeps, router: Router, req: IncomingMessage, re
   }
   if (!match) throw new LedgerError('not_found', `no route for ${req.method} ${url.pathname}`);
   const { route } = match;
+  if (route.feature === 'advanced_analytics') requireAdvancedAnalytics(principal.plan);
 
   const wantsBody = route.body !== undefined || route.rawBody === true;
   const rawBody = wantsBody ? await readJsonBody(req) : undefined;

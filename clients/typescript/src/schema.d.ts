@@ -609,6 +609,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{id}/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Program analytics (plans with advanced_analytics; others: 403 feature_unavailable before anything else is checked): issued, redeemed, transferred, expired and reversed per UTC day or hour bucket (every bucket, empty ones included; totals = sums of the series), the outstanding liability at `until` and its value at the project's exchange rate. Includes every posting committed at least 1 s before the call */
+        get: operations["getProjectAnalytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "transaction.posted": {
@@ -5359,6 +5376,136 @@ export interface operations {
             };
             /** @description unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description timeout */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getProjectAnalytics: {
+        parameters: {
+            query?: {
+                currency?: string;
+                since?: string;
+                until?: string;
+                interval?: "day" | "hour";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        currency: string;
+                        /** @enum {string} */
+                        interval: "day" | "hour";
+                        /** @description The first bucket’s start. */
+                        since: string;
+                        /** @description The end of the last bucket (exclusive). */
+                        until: string;
+                        /** @description The project’s rate, null without supportExchangeRate. */
+                        exchangeRate: number | null;
+                        totals: {
+                            /** @description Major units. */
+                            issued: number;
+                            /** @description Major units. */
+                            redeemed: number;
+                            /** @description Major units. */
+                            transferred: number;
+                            /** @description Major units. */
+                            expired: number;
+                            /** @description Major units. */
+                            reversed: number;
+                            /** @description The customer wallets’ total balance at `until`. */
+                            outstanding: number;
+                            /** @description outstanding ÷ exchangeRate, 2 decimals (half away from zero); null without supportExchangeRate. */
+                            outstandingValue: number | null;
+                        };
+                        series: {
+                            start: string;
+                            /** @description Major units. */
+                            issued: number;
+                            /** @description Major units. */
+                            redeemed: number;
+                            /** @description Major units. */
+                            transferred: number;
+                            /** @description Major units. */
+                            expired: number;
+                            /** @description Major units. */
+                            reversed: number;
+                            activeWallets: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description feature_unavailable */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -41,6 +41,7 @@ BEGIN
   )
   SELECT max(stream_pos), count(*) INTO v_top, v_count FROM done;
   IF v_count > 0 THEN
+    PERFORM analytics_fold(v_base + 1, v_top); -- program analytics (§23): src/domain/analytics/analytics_fold.sql
     PERFORM pg_notify('ledger_events', v_top::text);
   END IF;
   RETURN v_count;

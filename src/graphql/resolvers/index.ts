@@ -4,6 +4,7 @@ import { BalanceResolver } from './balance.resolver.js';
 import { PlanResolver } from './plan.resolver.js';
 import { ProjectResolver } from './project.resolver.js';
 import { ProjectTransactionsResolver } from './project-transactions.resolver.js';
+import { ProjectAnalyticsResolver } from './project-analytics.resolver.js';
 import { TransactionResolver } from './transaction.resolver.js';
 import { WalletResolver } from './wallet.resolver.js';
 import { WebhookResolver } from './webhook.resolver.js';
@@ -12,4 +13,4 @@ import { SubscriptionResolver } from './subscription.resolver.js';
 import { EventResolver } from './event.resolver.js';
 import { LimitResolver, WalletLimitsResolver } from './spending-limit.resolver.js';
 
-export const resolvers: NonEmptyArray<Function> = [PlanResolver, ProjectResolver, ProjectTransactionsResolver, AssetResolver, WalletResolver, TransactionResolver, WebhookResolver, HoldResolver, BalanceResolver, EventResolver, SubscriptionResolver, LimitResolver, WalletLimitsResolver];
+export const resolvers: NonEmptyArray<Function> = [PlanResolver, ProjectResolver, ProjectTransactionsResolver, ProjectAnalyticsResolver, AssetResolver, WalletResolver, TransactionResolver, WebhookResolver, HoldResolver, BalanceResolver, EventResolver, SubscriptionResolver, LimitResolver, WalletLimitsResolver];

@@ -17,6 +17,44 @@ export type Scalars = {
   JSONObject: { input: Record<string, unknown>; output: Record<string, unknown>; }
 };
 
+/** One UTC day or hour of a program’s flows, major units. */
+export type AnalyticsBucket = {
+  __typename?: 'AnalyticsBucket';
+  /** Customer wallets on either side of a posting in the bucket. */
+  activeWallets: Scalars['Int']['output'];
+  /** Expired in the bucket: customer → @expired. */
+  expired: Scalars['Decimal']['output'];
+  /** Issued in the bucket: system wallet or @mint → customer wallet. */
+  issued: Scalars['Decimal']['output'];
+  /** Redeemed in the bucket: customer → system wallet. */
+  redeemed: Scalars['Decimal']['output'];
+  /** The amount of reversal transactions in the bucket, of any parties (also counted in their class). */
+  reversed: Scalars['Decimal']['output'];
+  /** The bucket’s first instant (a UTC day or hour start); the bucket ends where the next begins. */
+  start: Scalars['DateTime']['output'];
+  /** Transferred in the bucket: customer → customer wallet. */
+  transferred: Scalars['Decimal']['output'];
+};
+
+/** The flows over [since, until) (the sums of the series) and the liability at `until`; major units. */
+export type AnalyticsTotals = {
+  __typename?: 'AnalyticsTotals';
+  /** Customer → @expired. */
+  expired: Scalars['Decimal']['output'];
+  /** System wallet or @mint → customer wallet. */
+  issued: Scalars['Decimal']['output'];
+  /** The customer wallets’ total balance at `until`. */
+  outstanding: Scalars['Decimal']['output'];
+  /** outstanding ÷ exchangeRate, 2 decimals (half away from zero); null without supportExchangeRate. */
+  outstandingValue?: Maybe<Scalars['Decimal']['output']>;
+  /** Customer → system wallet. */
+  redeemed: Scalars['Decimal']['output'];
+  /** Reversal transactions of any parties (also counted in their class). */
+  reversed: Scalars['Decimal']['output'];
+  /** Customer → customer wallet. */
+  transferred: Scalars['Decimal']['output'];
+};
+
 /** A currency of a project (points, credits, coins): its symbol names it in transactions and balances, its `fractions` say how amounts are written. A project's first asset becomes its primary one. */
 export type Asset = {
   __typename?: 'Asset';
@@ -592,9 +630,30 @@ export type Plan = {
   userId: Scalars['String']['output'];
 };
 
+/** A loyalty program’s flows in one currency per UTC day or hour (issued, redeemed, transferred, expired, reversed), their totals and the outstanding liability: outstanding at `until` − outstanding at `since` = issued − redeemed − expired. Only for plans with advanced_analytics (others: `feature_unavailable`). */
+export type ProgramAnalytics = {
+  __typename?: 'ProgramAnalytics';
+  /** The asset symbol the figures are in (the project’s primary asset unless asked). */
+  currency: Scalars['String']['output'];
+  /** The project’s rate; null without supportExchangeRate. */
+  exchangeRate?: Maybe<Scalars['Float']['output']>;
+  /** "day" or "hour". */
+  interval: Scalars['String']['output'];
+  /** Every bucket of the range, oldest first, empty ones included. */
+  series: Array<AnalyticsBucket>;
+  /** The first bucket’s start. */
+  since: Scalars['DateTime']['output'];
+  /** The sums of the series over [since, until) and the liability at `until`. */
+  totals: AnalyticsTotals;
+  /** The end of the last bucket (exclusive). */
+  until: Scalars['DateTime']['output'];
+};
+
 /** A project of the caller: a program with its own currencies (assets), wallets and transactions. Money moves only between wallets of one project. */
 export type Project = {
   __typename?: 'Project';
+  /** Program analytics (plans with advanced_analytics, else the error `feature_unavailable`): flows per UTC day or hour bucket, the liability at `until` and its value. */
+  analytics?: Maybe<ProgramAnalytics>;
   /** The project's primary asset (its own, or shared from another of your projects); null until it has one. */
   asset?: Maybe<Asset>;
   /** The id of the primary asset (own or shared from another of your projects); null until the project has one. */
@@ -623,6 +682,15 @@ export type Project = {
   updatedAt: Scalars['DateTime']['output'];
   /** The project's wallets (optionally of one type), oldest first. */
   wallets: WalletConnection;
+};
+
+
+/** A project of the caller: a program with its own currencies (assets), wallets and transactions. Money moves only between wallets of one project. */
+export type ProjectAnalyticsArgs = {
+  currency?: InputMaybe<Scalars['String']['input']>;
+  interval?: InputMaybe<Scalars['String']['input']>;
+  since?: InputMaybe<Scalars['DateTime']['input']>;
+  until?: InputMaybe<Scalars['DateTime']['input']>;
 };
 
 
