@@ -42,6 +42,8 @@ import { DEFAULT_FEED_CAPACITY, EventFeedService } from './domain/events/event-f
 import { webhookPayloads } from './rest/webhook-payloads.js';
 import { TransactionSearchRepository } from './domain/search/transaction-search.repository.js';
 import { TransactionSearchService } from './domain/search/transaction-search.service.js';
+import { BalanceMonitorRepository } from './domain/monitors/monitor.repository.js';
+import { BalanceMonitorService } from './domain/monitors/monitor.service.js';
 
 /** The domain services, built once per process and shared by REST, GraphQL and the CLI. */
 export interface Services {
@@ -76,6 +78,8 @@ export interface Services {
   eventFeeds: EventFeedService;
   /** Outbound webhook endpoints (CONTRACT §16). */
   webhookEndpoints: WebhookEndpointService;
+  /** Balance monitors (CONTRACT §20): their crossings are judged by the posting routines. */
+  balanceMonitors: BalanceMonitorService;
   /** Delivers outbound webhooks in the background; started and stopped by the app. */
   webhookDeliveries: DeliveryWorker;
 }
@@ -114,7 +118,8 @@ export async function createServices(db: Database, logger: Logger, options: { lo
   const ledger = new LedgerService(ledgerRepository, queue);
   const wallets = new WalletService(db, () => eventSequencer.poke());
   const holdRepository = new HoldRepository(db);
-  const events = new EventService(eventRepository, ledgerRepository, holdRepository, wallets);
+  const monitorRepository = new BalanceMonitorRepository(db);
+  const events = new EventService(eventRepository, ledgerRepository, holdRepository, wallets, monitorRepository);
   const projects = new ProjectService(db);
   const eventHub = new EventHub(eventRepository, events, notifications, logger);
   const lotRepository = new LotRepository(db);
@@ -156,6 +161,7 @@ export async function createServices(db: Database, logger: Logger, options: { lo
     eventFeeds: new EventFeedService(eventHub, wallets, projects, options.subscriptionBuffer ?? DEFAULT_FEED_CAPACITY),
     webhookEndpoints: new WebhookEndpointService(new WebhookEndpointRepository(db), ledgerRepository, guard, newSecret),
     webhookDeliveries,
+    balanceMonitors: new BalanceMonitorService(monitorRepository),
     db,
     metrics,
     notifications,

@@ -15,10 +15,11 @@ import { holdRoutes } from './holds.routes.js';
 import { lotRoutes } from './lots.routes.js';
 import { eventRoutes } from './events.routes.js';
 import { webhookEndpointRoutes } from './webhook-endpoints.routes.js';
+import { balanceMonitorRoutes } from './balance-monitors.routes.js';
 
 /** Every HTTP route: the REST compatibility interface, /graphql and /openapi.json. */
 export function allRoutes(services: Services, graphql: GraphQLEndpoint): Route[] {
-  const rest: Route[] = [...systemRoutes(services), ...adminRoutes(services), ...transactionRoutes(services), ...transactionSearchRoutes(services), ...webhookRoutes(services), ...projectRoutes(services), ...assetRoutes(services), ...walletRoutes(services), ...holdRoutes(services), ...lotRoutes(services), ...eventRoutes(services), ...webhookEndpointRoutes(services)];
+  const rest: Route[] = [...systemRoutes(services), ...adminRoutes(services), ...transactionRoutes(services), ...transactionSearchRoutes(services), ...webhookRoutes(services), ...projectRoutes(services), ...assetRoutes(services), ...walletRoutes(services), ...holdRoutes(services), ...lotRoutes(services), ...eventRoutes(services), ...webhookEndpointRoutes(services), ...balanceMonitorRoutes(services)];
   const graphqlHandler: Route['handler'] = ({ req, body, principal, requestId, log }) => graphql.handle(req, body, principal, requestId, log);
   const openapi = buildOpenApi(rest);
   return [
