@@ -78,7 +78,7 @@ describe('GET /openapi.json', () => {
     const json = (doc: any, status: string) => doc.responses[status].content['application/json'].schema;
     const post = body.paths['/webhook-endpoints'].post;
     expect(Object.keys(post.requestBody.content['application/json'].schema.properties).sort()).toEqual(['projectId', 'types', 'url']);
-    expect(post.requestBody.content['application/json'].schema.properties.types.items.enum).toHaveLength(7);
+    expect(post.requestBody.content['application/json'].schema.properties.types.items.enum).toHaveLength(8); // the seven of §16 and balance.threshold_crossed (§20)
     expect(Object.keys(json(post, '201').properties).sort()).toEqual(['created_at', 'id', 'projectId', 'secret', 'types', 'url']);
     const listed = json(body.paths['/webhook-endpoints'].get, '200').properties.endpoints.items;
     expect(Object.keys(listed.properties).sort()).toEqual(['created_at', 'id', 'projectId', 'types', 'url']);

@@ -73,6 +73,36 @@ export type BalanceExpiringArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
+/** A threshold on a wallet’s (or every customer wallet’s) balance or available funds in one currency (CONTRACT §20): each committed change that makes `field operator value` true writes one `balance.threshold_crossed` event. */
+export type BalanceMonitor = {
+  __typename?: 'BalanceMonitor';
+  createdAt: Scalars['DateTime']['output'];
+  /** The asset symbol. */
+  currency: Scalars['String']['output'];
+  field: MonitorField;
+  id: Scalars['ID']['output'];
+  operator: MonitorOperator;
+  projectId: Scalars['ID']['output'];
+  /** Major units. */
+  value: Scalars['Decimal']['output'];
+  /** null: every customer wallet of the project. */
+  walletId?: Maybe<Scalars['ID']['output']>;
+};
+
+export type BalanceMonitorConnection = {
+  __typename?: 'BalanceMonitorConnection';
+  edges: Array<BalanceMonitorEdge>;
+  pageInfo: PageInfo;
+  /** All items of the list, across pages. */
+  totalCount: Scalars['Int']['output'];
+};
+
+export type BalanceMonitorEdge = {
+  __typename?: 'BalanceMonitorEdge';
+  cursor: Scalars['String']['output'];
+  node: BalanceMonitor;
+};
+
 /** One leg of transferBatch. */
 export type BatchTransferInput = {
   /** Major units, > 0, at most the asset's fractions decimals. */
@@ -122,6 +152,12 @@ export type CreateWalletInput = {
 
 export type DeleteAssetPayload = {
   __typename?: 'DeleteAssetPayload';
+  deleted: Scalars['Boolean']['output'];
+  id: Scalars['ID']['output'];
+};
+
+export type DeleteBalanceMonitorPayload = {
+  __typename?: 'DeleteBalanceMonitorPayload';
   deleted: Scalars['Boolean']['output'];
   id: Scalars['ID']['output'];
 };
@@ -183,14 +219,14 @@ export type HoldStatus =
 export type LedgerEvent = {
   __typename?: 'LedgerEvent';
   createdAt: Scalars['DateTime']['output'];
-  /** A transaction (the sender's balance), a hold, or a wallet without balances, as REST shows it. */
+  /** A transaction (the sender's balance), a hold, a wallet without balances, or a balance crossing, as REST shows it. */
   data: Scalars['JSON']['output'];
   /** Also the `webhook-id` of its outbound deliveries. */
   id: Scalars['ID']['output'];
   projectId: Scalars['ID']['output'];
   /** Increases in commit order within the project (an integer; Float because it may pass 2³¹). */
   seq: Scalars['Float']['output'];
-  /** transaction.posted, hold.created, hold.captured, hold.voided, hold.expired, wallet.status_changed or points.expired. */
+  /** transaction.posted, hold.created, hold.captured, hold.voided, hold.expired, wallet.status_changed, points.expired or balance.threshold_crossed. */
   type: Scalars['String']['output'];
 };
 
@@ -227,12 +263,26 @@ export type MetadataPair = {
   value: Scalars['String']['input'];
 };
 
+/** balance (posted) or available (balance − held). */
+export type MonitorField =
+  | 'AVAILABLE'
+  | 'BALANCE';
+
+/** The comparison of `field operator value`. */
+export type MonitorOperator =
+  | 'GT'
+  | 'GTE'
+  | 'LT'
+  | 'LTE';
+
 export type Mutation = {
   __typename?: 'Mutation';
   /** POST /holds/{id}/capture: posts `amount` (default: the whole hold) and releases the rest. */
   captureHold: HoldCapture;
   /** POST /assets. */
   createAsset: Asset;
+  /** POST /balance-monitors: at most 100 per project (quota_exceeded). Creating one fires nothing. */
+  createBalanceMonitor: BalanceMonitor;
   /** POST /holds: reserves the sender's available funds; nothing is posted. */
   createHold: Hold;
   /** POST /projects. */
@@ -241,6 +291,8 @@ export type Mutation = {
   createWallet: Wallet;
   /** DELETE /assets/{id}. */
   deleteAsset: DeleteAssetPayload;
+  /** DELETE /balance-monitors/{id}. */
+  deleteBalanceMonitor: DeleteBalanceMonitorPayload;
   /** PUT /projects/{id}. */
   renameProject: Project;
   /** POST /transactions/{id}/reverse: back from the original's receiver to its sender (@mint for a seed); `balance` is the reversal's sender's. */
@@ -277,6 +329,17 @@ export type MutationCreateAssetArgs = {
 };
 
 
+export type MutationCreateBalanceMonitorArgs = {
+  currency: Scalars['String']['input'];
+  field: MonitorField;
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  operator: MonitorOperator;
+  projectId: Scalars['ID']['input'];
+  value: Scalars['Decimal']['input'];
+  walletId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
 export type MutationCreateHoldArgs = {
   amount: Scalars['Decimal']['input'];
   currency: Scalars['String']['input'];
@@ -305,6 +368,12 @@ export type MutationCreateWalletArgs = {
 
 
 export type MutationDeleteAssetArgs = {
+  id: Scalars['ID']['input'];
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationDeleteBalanceMonitorArgs = {
   id: Scalars['ID']['input'];
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
 };
@@ -471,6 +540,8 @@ export type Query = {
   asset?: Maybe<Asset>;
   /** Your assets, or one project's own assets, oldest first (GET /assets). */
   assets: AssetConnection;
+  /** GET /balance-monitors: a project's monitors, oldest first; walletId (id or address) keeps that wallet's own. */
+  balanceMonitors: BalanceMonitorConnection;
   /** GET /events: a project's events oldest first; `after` is an `endCursor` or a `seq`. */
   events: LedgerEventConnection;
   /** GET /holds/{id}; null when missing or not yours. */
@@ -503,6 +574,14 @@ export type QueryAssetsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: Scalars['Int']['input'];
   projectId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+export type QueryBalanceMonitorsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: Scalars['Int']['input'];
+  projectId: Scalars['ID']['input'];
+  walletId?: InputMaybe<Scalars['String']['input']>;
 };
 
 
