@@ -22,6 +22,8 @@ import { Migration20261126172000_journal } from './Migration20261126172000_journ
 
 import { Migration20261126173000_analytics } from './Migration20261126173000_analytics.js';
 
+import { Migration20261126171000_balance_monitors } from './Migration20261126171000_balance_monitors.js';
+
 /** Explicit list, so compiled (dist) and TypeScript (jest) runs apply the same migrations. */
 export const migrations = [
   { name: 'Migration20261121000000_initial', class: Migration20261121000000_initial },
@@ -47,4 +49,6 @@ export const migrations = [
   { name: 'Migration20261126172000_journal', class: Migration20261126172000_journal },
 
   { name: 'Migration20261126173000_analytics', class: Migration20261126173000_analytics },
+
+  { name: 'Migration20261126171000_balance_monitors', class: Migration20261126171000_balance_monitors },
 ];

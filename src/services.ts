@@ -53,6 +53,9 @@ import { JournalService } from './domain/journal/journal.service.js';
 import { AnalyticsRepository } from './domain/analytics/analytics.repository.js';
 import { AnalyticsService } from './domain/analytics/analytics.service.js';
 
+import { BalanceMonitorRepository } from './domain/monitors/monitor.repository.js';
+import { BalanceMonitorService } from './domain/monitors/monitor.service.js';
+
 /** The domain services, built once per process and shared by REST, GraphQL and the CLI. */
 export interface Services {
   db: Database;
@@ -92,6 +95,8 @@ export interface Services {
   eventFeeds: EventFeedService;
   /** Outbound webhook endpoints (CONTRACT §16). */
   webhookEndpoints: WebhookEndpointService;
+  /** Balance monitors (CONTRACT §20): their crossings are judged by the posting routines. */
+  balanceMonitors: BalanceMonitorService;
   /** Delivers outbound webhooks in the background; started and stopped by the app. */
   webhookDeliveries: DeliveryWorker;
   /** Spending and earning limits (CONTRACT §19): definitions and usage; the check runs in the posting routines. */
@@ -134,7 +139,8 @@ export async function createServices(db: Database, logger: Logger, options: { lo
   const ledger = new LedgerService(ledgerRepository, queue);
   const wallets = new WalletService(db, () => eventSequencer.poke());
   const holdRepository = new HoldRepository(db);
-  const events = new EventService(eventRepository, ledgerRepository, holdRepository, wallets);
+  const monitorRepository = new BalanceMonitorRepository(db);
+  const events = new EventService(eventRepository, ledgerRepository, holdRepository, wallets, monitorRepository);
   const projects = new ProjectService(db);
   const eventHub = new EventHub(eventRepository, events, notifications, logger);
   const lotRepository = new LotRepository(db);
@@ -180,6 +186,8 @@ export async function createServices(db: Database, logger: Logger, options: { lo
     webhookEndpoints: new WebhookEndpointService(new WebhookEndpointRepository(db), ledgerRepository, guard, newSecret),
     webhookDeliveries,
     limits: new LimitService(new LimitRepository(db), ledgerRepository, wallets),
+
+    balanceMonitors: new BalanceMonitorService(monitorRepository),
     db,
     metrics,
     notifications,

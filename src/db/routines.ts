@@ -18,6 +18,9 @@ export const ROUTINES = [
   { name: 'analytics_fold', file: 'src/domain/analytics/analytics_fold.sql' },
   { name: 'analytics_rebuild', file: 'src/domain/analytics/analytics_rebuild.sql' },
   { name: 'ledger_sequence_events', file: 'src/domain/events/ledger_sequence_events.sql' },
+  // Balance monitors (CONTRACT §20): judged by every routine below that changes a balance row.
+  { name: 'monitors_judge', file: 'src/domain/monitors/monitors_judge.sql' },
+  { name: 'monitors_changed', file: 'src/domain/monitors/monitors_changed.sql' },
   { name: 'ledger_release_expired', file: 'src/domain/ledger/ledger_release_expired.sql' },
   // Points that expire (CONTRACT §15): the lot rules, called by ledger_move, ledger_apply and the sweeper.
   { name: 'lots_expire_due', file: 'src/domain/lots/lots_expire_due.sql' },

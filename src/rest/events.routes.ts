@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EVENT_TYPES, type LedgerEventView } from '../domain/events/event.types.js';
 import { route, type Route } from '../http/route.js';
 import type { Services } from '../services.js';
+import { crossingJson, CrossingBody } from './balance-monitors.routes.js';
 import { holdJson, HoldBody } from './holds.routes.js';
 import { transactionJson } from './presenters.js';
 import { ProjectIdQuery, queryInt, TransactionBody } from './schemas.js';
@@ -25,7 +26,7 @@ export const EventBody = z
     seq: z.number().int().meta({ description: "Increases in commit order within the project." }),
     type: z.enum(EVENT_TYPES),
     projectId: z.number().int(),
-    data: z.union([TransactionBody, HoldBody, WalletBody]).meta({ description: 'The resource as REST shows it: a transaction (the sender\'s balance), a hold, or a wallet without balances.' }),
+    data: z.union([TransactionBody, HoldBody, WalletBody, CrossingBody]).meta({ description: 'The resource as REST shows it: a transaction (the sender\'s balance), a hold, a wallet without balances, or a balance crossing.' }),
     created_at: z.string(),
   })
   .meta({ id: 'Event' });
@@ -39,6 +40,8 @@ export function eventData(event: LedgerEventView) {
       return holdJson(event.subject.hold);
     case 'wallet':
       return walletJson(event.subject.wallet);
+    case 'crossing':
+      return crossingJson(event.subject.crossing);
   }
 }
 

@@ -3,6 +3,7 @@ import { EVENT_TYPES, type EventType } from '../domain/events/event.types.js';
 import type { EventRepository } from '../domain/events/event.repository.js';
 import type { EventService } from '../domain/events/event.service.js';
 import type { PayloadRenderer } from '../domain/webhook-endpoints/delivery-worker.js';
+import { CrossingBody } from './balance-monitors.routes.js';
 import { eventData } from './events.routes.js';
 import { HoldBody } from './holds.routes.js';
 import type { WebhookDoc } from './openapi.js';
@@ -29,6 +30,7 @@ const EVENT_DATA: Record<EventType, { data: z.ZodType; summary: string }> = {
   'hold.expired': { data: HoldBody, summary: 'A pending hold expired' },
   'wallet.status_changed': { data: WalletBody, summary: 'A wallet’s status changed (`data`: the wallet without balances)' },
   'points.expired': { data: TransactionBody, summary: 'Points expired: the expiry’s transaction to @expired' },
+  'balance.threshold_crossed': { data: CrossingBody, summary: 'A balance monitor crossed: its condition went from false to true for a wallet (`data`: the monitor, the wallet and the values before and after)' },
 };
 
 /** The Standard Webhooks headers of every attempt (webhook-signature.ts `signatureHeaders`). */

@@ -90,7 +90,7 @@ describe('GET /openapi.json', () => {
     const post = body.paths['/webhook-endpoints'].post;
     const request = deref(post.requestBody.content['application/json'].schema);
     expect(Object.keys(request.properties).sort()).toEqual(['projectId', 'types', 'url']);
-    expect(request.properties.types.items.enum).toHaveLength(7);
+    expect(request.properties.types.items.enum).toHaveLength(8); // the seven of §16 and balance.threshold_crossed (§20)
     expect(Object.keys(json(post, '201').properties).sort()).toEqual(['created_at', 'id', 'projectId', 'secret', 'types', 'url']);
     const listed = deref(json(body.paths['/webhook-endpoints'].get, '200').properties.endpoints.items);
     expect(Object.keys(listed.properties).sort()).toEqual(['created_at', 'id', 'projectId', 'types', 'url']);
@@ -139,7 +139,7 @@ describe('GET /openapi.json', () => {
 
   it('documents each outbound event body under webhooks with the Standard Webhooks headers (CONTRACT §16)', () => {
     expect(Object.keys(spec.webhooks).sort()).toEqual([...EVENT_TYPES].sort());
-    const data = { transaction: `${COMPONENTS}Transaction`, hold: `${COMPONENTS}Hold`, wallet: `${COMPONENTS}Wallet`, points: `${COMPONENTS}Transaction` };
+    const data = { transaction: `${COMPONENTS}Transaction`, hold: `${COMPONENTS}Hold`, wallet: `${COMPONENTS}Wallet`, points: `${COMPONENTS}Transaction`, balance: `${COMPONENTS}BalanceCrossing` };
     for (const type of EVENT_TYPES) {
       const post = spec.webhooks[type].post;
       expect(post.parameters.map((p: any) => [p.name, p.in, p.required])).toEqual([

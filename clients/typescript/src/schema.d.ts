@@ -626,6 +626,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/balance-monitors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A project's balance monitors, oldest first (with walletId: that wallet's own) */
+        get: operations["listBalanceMonitors"];
+        put?: never;
+        /** Watch a wallet (or every customer wallet) for its balance or available funds crossing a threshold: each committed change that makes `field operator value` true writes one `balance.threshold_crossed` event. At most 100 per project (403 quota_exceeded) */
+        post: operations["createBalanceMonitor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/balance-monitors/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a balance monitor: it crosses no more (events already written stay) */
+        delete: operations["deleteBalanceMonitor"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "transaction.posted": {
@@ -741,6 +776,23 @@ export interface webhooks {
         put?: never;
         /** Points expired: the expiry’s transaction to @expired */
         post: operations["pointsExpiredWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "balance.threshold_crossed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A balance monitor crossed: its condition went from false to true for a wallet (`data`: the monitor, the wallet and the values before and after) */
+        post: operations["balanceThresholdCrossedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1076,18 +1128,37 @@ export interface components {
             /** @description Increases in commit order within the project. */
             seq: number;
             /** @enum {string} */
-            type: "transaction.posted" | "hold.created" | "hold.captured" | "hold.voided" | "hold.expired" | "wallet.status_changed" | "points.expired";
+            type: "transaction.posted" | "hold.created" | "hold.captured" | "hold.voided" | "hold.expired" | "wallet.status_changed" | "points.expired" | "balance.threshold_crossed";
             projectId: number;
-            /** @description The resource as REST shows it: a transaction (the sender's balance), a hold, or a wallet without balances. */
-            data: components["schemas"]["Transaction"] | components["schemas"]["Hold"] | components["schemas"]["Wallet"];
+            /** @description The resource as REST shows it: a transaction (the sender's balance), a hold, a wallet without balances, or a balance crossing. */
+            data: components["schemas"]["Transaction"] | components["schemas"]["Hold"] | components["schemas"]["Wallet"] | components["schemas"]["BalanceCrossing"];
             created_at: string;
+        };
+        BalanceCrossing: {
+            monitorId: string;
+            walletId: string;
+            address: string;
+            currency: string;
+            /** @enum {string} */
+            field: "balance" | "available";
+            /** @enum {string} */
+            operator: "lt" | "lte" | "gt" | "gte";
+            value: number;
+            /** @description The field's value just before the change */
+            previous: number;
+            /** @description The field's value just after the change */
+            current: number;
+            /** @description The posting that crossed, or null */
+            transactionId: string | null;
+            /** @description The hold created, voided, captured or expired, or null */
+            holdId: string | null;
         };
         CreatedWebhookEndpoint: {
             id: string;
             projectId: number;
             /** @description As the WHATWG URL parser normalises it */
             url: string;
-            types: ("transaction.posted" | "hold.created" | "hold.captured" | "hold.voided" | "hold.expired" | "wallet.status_changed" | "points.expired")[];
+            types: ("transaction.posted" | "hold.created" | "hold.captured" | "hold.voided" | "hold.expired" | "wallet.status_changed" | "points.expired" | "balance.threshold_crossed")[];
             created_at: string;
             /** @description `whsec_` + base64 of 32 random bytes; shown only here */
             secret: string;
@@ -1097,14 +1168,14 @@ export interface components {
             /** @description http(s); loopback and private addresses are refused unless LEDGER_WEBHOOK_ALLOW_PRIVATE=true */
             url: string;
             /** @description The event types to receive; absent: all seven */
-            types?: ("transaction.posted" | "hold.created" | "hold.captured" | "hold.voided" | "hold.expired" | "wallet.status_changed" | "points.expired")[];
+            types?: ("transaction.posted" | "hold.created" | "hold.captured" | "hold.voided" | "hold.expired" | "wallet.status_changed" | "points.expired" | "balance.threshold_crossed")[];
         };
         WebhookEndpoint: {
             id: string;
             projectId: number;
             /** @description As the WHATWG URL parser normalises it */
             url: string;
-            types: ("transaction.posted" | "hold.created" | "hold.captured" | "hold.voided" | "hold.expired" | "wallet.status_changed" | "points.expired")[];
+            types: ("transaction.posted" | "hold.created" | "hold.captured" | "hold.voided" | "hold.expired" | "wallet.status_changed" | "points.expired" | "balance.threshold_crossed")[];
             created_at: string;
         };
         WebhookDelivery: {
@@ -1173,6 +1244,19 @@ export interface components {
             transactionId: string | null;
             walletId: string | null;
         };
+        BalanceMonitor: {
+            id: string;
+            projectId: number;
+            /** @description null: every customer wallet of the project */
+            walletId: string | null;
+            currency: string;
+            /** @enum {string} */
+            field: "balance" | "available";
+            /** @enum {string} */
+            operator: "lt" | "lte" | "gt" | "gte";
+            value: number;
+            created_at: string;
+        };
         TransactionPostedWebhook: {
             /** @description The event id (also `webhook-id`). */
             id: string;
@@ -1228,6 +1312,14 @@ export interface components {
             type: "points.expired";
             created_at: string;
             data: components["schemas"]["Transaction"];
+        };
+        BalanceThresholdCrossedWebhook: {
+            /** @description The event id (also `webhook-id`). */
+            id: string;
+            /** @constant */
+            type: "balance.threshold_crossed";
+            created_at: string;
+            data: components["schemas"]["BalanceCrossing"];
         };
     };
     responses: never;
@@ -5551,6 +5643,309 @@ export interface operations {
             };
         };
     };
+    listBalanceMonitors: {
+        parameters: {
+            query: {
+                projectId: string;
+                walletId?: string;
+                page?: string;
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        monitors: components["schemas"]["BalanceMonitor"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description timeout */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createBalanceMonitor: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    projectId: number;
+                    currency: string;
+                    /**
+                     * @description `balance` (posted) or `available` (balance − held)
+                     * @enum {string}
+                     */
+                    field: "balance" | "available";
+                    /** @enum {string} */
+                    operator: "lt" | "lte" | "gt" | "gte";
+                    /** @description Major units, ≥ 0, at most the currency's decimals */
+                    value: 0 | number;
+                    /** @description A wallet id or address of the project; absent: every customer wallet of the project */
+                    walletId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        monitor: components["schemas"]["BalanceMonitor"];
+                    };
+                };
+            };
+            /** @description validation_error, invalid_json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description quota_exceeded */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_in_progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reuse */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description timeout */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteBalanceMonitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @constant */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description timeout */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     transactionPostedWebhook: {
         parameters: {
             query?: never;
@@ -5742,6 +6137,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PointsExpiredWebhook"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; any other status, or no answer within 10 s, is a failed attempt, retried with backoff. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    balanceThresholdCrossedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id, the same on every attempt: drop duplicates by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 of `webhook-id.webhook-timestamp.body`, keyed with the base64-decoded part of the endpoint secret after `whsec_`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BalanceThresholdCrossedWebhook"];
             };
         };
         responses: {

@@ -4,6 +4,8 @@ import { notFound } from '../errors.js';
 import type { HoldRepository } from '../holds/hold.repository.js';
 import type { HoldView } from '../holds/hold.types.js';
 import type { LedgerRepository } from '../ledger/ledger.repository.js';
+import type { BalanceMonitorRepository } from '../monitors/monitor.repository.js';
+import type { CrossingView } from '../monitors/monitor.types.js';
 import type { HistoryRow } from '../ledger/ledger.types.js';
 import { ProjectIdRule } from '../shared/ids.js';
 import { checkInput } from '../shared/validation.js';
@@ -27,7 +29,8 @@ const PageRules = z.object({
  * when read, which is exactly the resource as it was when the event was written: a transaction
  * never changes after it is posted except for `reversedAmount` (0 when posted, so shown 0); a
  * hold's status after `hold.created` is fixed by the event type (created: pending, nothing
- * captured) and its later states are final; a wallet's status is stored with its event.
+ * captured) and its later states are final; a wallet's status is stored with its event; a
+ * balance crossing (§20) is written once and never changes.
  */
 export class EventService {
   constructor(
@@ -35,6 +38,7 @@ export class EventService {
     private readonly ledger: LedgerRepository,
     private readonly holds: HoldRepository,
     private readonly wallets: WalletService,
+    private readonly monitors: BalanceMonitorRepository,
   ) {}
 
   /** `GET /events` and GraphQL `events`: a project's events after a seq, oldest first. */
@@ -69,16 +73,18 @@ export class EventService {
     const ids = (kind: EventSubject['kind']) => [...new Set(rows.filter((r) => subjectKind(r) === kind).map((r) => r.subjectId))];
     const walletOwners = new Map<string, string[]>();
     for (const row of rows) if (subjectKind(row) === 'wallet') walletOwners.set(row.ownerId, [...(walletOwners.get(row.ownerId) ?? []), row.subjectId]);
-    const [transactions, holds, wallets] = await Promise.all([
+    const [transactions, holds, wallets, crossings] = await Promise.all([
       this.ledger.asPostedByIds(ids('transaction')),
       this.holds.anyByIds(ids('hold')),
       Promise.all([...walletOwners].map(([owner, walletIds]) => this.wallets.getMany(owner, walletIds))),
+      this.monitors.crossingsByIds(ids('crossing')),
     ]);
     const transactionOf = new Map(transactions.map((t) => [t.id, t]));
     const holdOf = new Map(holds.map((h) => [h.id, h]));
     const walletOf = new Map(wallets.flat().flatMap((w) => (w ? [[w.id, w] as const] : [])));
+    const crossingOf = new Map(crossings.map((c) => [c.id, c]));
     return rows.map((row) => {
-      const subject = subjectOf(row, transactionOf, holdOf, walletOf);
+      const subject = subjectOf(row, transactionOf, holdOf, walletOf, crossingOf);
       return { id: row.id, seq: row.seq, streamPos: row.streamPos, type: row.type, projectId: row.projectId, ownerId: row.ownerId, createdAt: row.createdAt, subject, walletIds: walletsOf(subject) };
     });
   }
@@ -87,10 +93,11 @@ export class EventService {
 function subjectKind(row: EventRow): EventSubject['kind'] {
   if (row.type === 'transaction.posted' || row.type === 'points.expired') return 'transaction';
   if (row.type === 'wallet.status_changed') return 'wallet';
+  if (row.type === 'balance.threshold_crossed') return 'crossing';
   return 'hold';
 }
 
-function subjectOf(row: EventRow, transactions: Map<string, HistoryRow>, holds: Map<string, HoldView>, wallets: Map<string, WalletView>): EventSubject {
+function subjectOf(row: EventRow, transactions: Map<string, HistoryRow>, holds: Map<string, HoldView>, wallets: Map<string, WalletView>, crossings: Map<string, CrossingView>): EventSubject {
   const missing = () => new Error(`event ${row.id}: its ${subjectKind(row)} ${row.subjectId} is missing`);
   switch (subjectKind(row)) {
     case 'transaction': {
@@ -108,6 +115,11 @@ function subjectOf(row: EventRow, transactions: Map<string, HistoryRow>, holds: 
       if (!wallet) throw missing();
       return { kind: 'wallet', wallet: { ...wallet, status: row.status ?? wallet.status, updatedAt: row.createdAt } };
     }
+    case 'crossing': {
+      const crossing = crossings.get(row.subjectId);
+      if (!crossing) throw missing();
+      return { kind: 'crossing', crossing };
+    }
   }
 }
 
@@ -119,5 +131,7 @@ function walletsOf(subject: EventSubject): string[] {
       return [subject.hold.fromWalletId, subject.hold.toWalletId];
     case 'wallet':
       return [subject.wallet.id];
+    case 'crossing':
+      return []; // a crossing changes no wallet: the change that crossed has its own event
   }
 }

@@ -162,6 +162,7 @@ BEGIN
       UPDATE balances SET held = held - v_hold.amount
         WHERE wallet_id = v_hold.from_wallet_id AND asset_id = v_hold.asset_id
         RETURNING amount INTO from_balance;
+      PERFORM monitors_changed(p_project, v_hold.asset_id, v_hold.from_wallet_id, 0, -v_hold.amount, NULL, v_hold.id, p_now); -- monitors (§20)
       -- lots (§15): the released part of a lot already past its expiry expires now
       PERFORM lots_settle(p_project, v_hold.from_wallet_id, v_hold.asset_id, p_now);
       PERFORM lots_release(v_hold.id, v_hold.from_wallet_id, v_hold.asset_id, p_now);
@@ -202,6 +203,7 @@ BEGIN
             VALUES (v_id, p_project, p_asset, p_from, p_to, p_amount, v_created + make_interval(secs => p_expires_in),
                     p_reference, p_metadata, p_request, v_created, v_created);
           PERFORM ledger_emit(p_project, 'hold.created', v_id, NULL, v_created);
+          PERFORM monitors_changed(p_project, p_asset, p_from, 0, p_amount, NULL, v_id, v_created); -- monitors (§20)
           PERFORM lots_reserve(v_id, p_from, p_asset, p_amount, p_now); -- lots (§15): earliest expiry first
           hold_id := v_id;
           posted_at := v_created;

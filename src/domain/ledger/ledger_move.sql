@@ -34,6 +34,8 @@
 --   4's checks and the debit, limits_check ('limit_exceeded', detail {limitId, remaining}); not
 --   for a reversal. The running totals of counted movements (`debited`, `credited`; a reversal
 --   counts 0) move in the same row updates as the amounts and are written on the transaction row.
+-- * balance monitors (§20, src/domain/monitors/*.sql), only for an asset with monitors: each
+--   side's crossings, judged on its values before and after this movement (monitors_changed).
 CREATE OR REPLACE FUNCTION ledger_move(
   p_project integer, p_asset uuid, p_from uuid, p_to uuid, p_amount bigint, p_kind text, p_request text,
   p_id uuid, p_reference text, p_metadata json, p_reverses uuid, p_hold uuid, p_release bigint, p_now timestamp with time zone,
@@ -51,6 +53,7 @@ DECLARE
   v_counted bigint := CASE WHEN p_kind = 'reversal' THEN 0 ELSE p_amount END;
   v_from_debited bigint;
   v_to_credited bigint;
+  v_monitored boolean;
 BEGIN
   ASSERT p_amount > 0, 'ledger_move: amounts are positive';
   IF p_from IS NOT NULL THEN
@@ -60,7 +63,7 @@ BEGIN
       RETURN;
     END IF;
   END IF;
-  SELECT a.ever_expiring, a.expires_after_seconds, a.limit_count > 0 INTO v_lots, v_lot_seconds, v_limited FROM assets a WHERE a.id = p_asset;
+  SELECT a.ever_expiring, a.expires_after_seconds, a.limit_count > 0, a.monitors > 0 INTO v_lots, v_lot_seconds, v_limited, v_monitored FROM assets a WHERE a.id = p_asset;
   IF v_lots THEN
     IF p_from IS NOT NULL THEN
       PERFORM lots_settle(p_project, p_from, p_asset, p_now);
@@ -143,6 +146,10 @@ BEGIN
     PERFORM lots_release(p_hold, p_from, p_asset, p_now);
   END IF;
   PERFORM ledger_emit(p_project, 'transaction.posted', tx_id, NULL, posted_at);
+  IF v_monitored THEN
+    PERFORM monitors_changed(p_project, p_asset, p_from, -p_amount, -p_release, tx_id, p_hold, posted_at, from_balance) WHERE p_from IS NOT NULL;
+    PERFORM monitors_changed(p_project, p_asset, p_to, p_amount, 0, tx_id, p_hold, posted_at, to_balance) WHERE p_to IS NOT NULL;
+  END IF;
   code := 'ok';
 END
 $fn$;

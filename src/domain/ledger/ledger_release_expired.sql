@@ -30,6 +30,8 @@ BEGIN
   LOOP
     v_released := v_released + v_hold.amount;
     PERFORM ledger_emit(p_project, 'hold.expired', v_hold.id, NULL, v_hold.expires_at);
+    -- monitors (§20): each release crosses `available` on its own; the row's held is written after the loop
+    PERFORM monitors_changed(p_project, p_asset, p_wallet, 0, -v_hold.amount, NULL, v_hold.id, v_hold.expires_at, NULL, v_released);
   END LOOP;
   IF v_released > 0 THEN
     UPDATE balances SET held = held - v_released WHERE wallet_id = p_wallet AND asset_id = p_asset;

@@ -60,6 +60,7 @@ BEGIN
     -- events (§16): one `points.expired` per expiry transaction, its data that transaction with
     -- the customer's balance (and no `transaction.posted` for it)
     PERFORM ledger_emit(v_expiry.project_id, 'points.expired', v_expiry.id, NULL, v_expiry.created_at);
+    PERFORM monitors_changed(v_expiry.project_id, p_asset, p_wallet, -v_expiry.amount, 0, v_expiry.id, NULL, v_expiry.created_at, v_expiry.from_balance); -- monitors (§20)
     v_count := v_count + 1;
   END LOOP;
   RETURN v_count;

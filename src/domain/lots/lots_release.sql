@@ -39,6 +39,7 @@ BEGIN
         VALUES (v_part.project_id, v_part.asset_id, 'expiry', v_part.wallet_id, NULL, v_part.amount, v_balance, NULL, v_position, NULL, p_at, v_part.lot_id, v_debited)
         RETURNING id INTO v_tx;
       PERFORM ledger_emit(v_part.project_id, 'points.expired', v_tx, NULL, p_at); -- events (§16), as in lots_expire_due
+      PERFORM monitors_changed(v_part.project_id, v_part.asset_id, v_part.wallet_id, -v_part.amount, 0, v_tx, NULL, p_at, v_balance); -- monitors (§20)
       v_count := v_count + 1;
     END IF;
   END LOOP;

@@ -11,6 +11,7 @@ import { WebhookResolver } from './webhook.resolver.js';
 import { HoldResolver } from './hold.resolver.js';
 import { SubscriptionResolver } from './subscription.resolver.js';
 import { EventResolver } from './event.resolver.js';
+import { BalanceMonitorResolver } from './balance-monitor.resolver.js';
 import { LimitResolver, WalletLimitsResolver } from './spending-limit.resolver.js';
 
-export const resolvers: NonEmptyArray<Function> = [PlanResolver, ProjectResolver, ProjectTransactionsResolver, ProjectAnalyticsResolver, AssetResolver, WalletResolver, TransactionResolver, WebhookResolver, HoldResolver, BalanceResolver, EventResolver, SubscriptionResolver, LimitResolver, WalletLimitsResolver];
+export const resolvers: NonEmptyArray<Function> = [PlanResolver, ProjectResolver, ProjectTransactionsResolver, ProjectAnalyticsResolver, AssetResolver, WalletResolver, TransactionResolver, WebhookResolver, HoldResolver, BalanceResolver, EventResolver, BalanceMonitorResolver, SubscriptionResolver, LimitResolver, WalletLimitsResolver];

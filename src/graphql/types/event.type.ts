@@ -9,11 +9,11 @@ import { connectionType } from './connection.js';
 export class LedgerEventType {
   @Field(() => ID, { description: "Also the `webhook-id` of its outbound deliveries." }) id!: string;
   @Field(() => Float, { description: 'Position of the event in its project: increases in commit order, with no reuse. An integer, typed Float because it may pass 2³¹.' }) seq!: number;
-  @Field(() => String, { description: 'What happened: transaction.posted, hold.created, hold.captured, hold.voided, hold.expired, wallet.status_changed or points.expired.' }) type!: string;
+  @Field(() => String, { description: 'What happened: transaction.posted, hold.created, hold.captured, hold.voided, hold.expired, wallet.status_changed, points.expired or balance.threshold_crossed (a balance monitor crossed).' }) type!: string;
   @Field(() => ID, { description: 'The id of the project the change happened in.' }) projectId!: number;
   @Field(() => JSONScalar, {
     description:
-      'The changed resource as the REST API shows it (snake_case timestamps, amounts as JSON numbers of major units): a transaction with its sender\'s resulting balance (transaction.posted, points.expired), a hold (hold.*), or a wallet without its balances (wallet.status_changed).',
+      'The changed resource as the REST API shows it (snake_case timestamps, amounts as JSON numbers of major units): a transaction with its sender\'s resulting balance (transaction.posted, points.expired), a hold (hold.*), a wallet without its balances (wallet.status_changed), or a monitor crossing with the values before and after (balance.threshold_crossed).',
   })
   data!: unknown;
   @Field(() => DateTimeScalar, { description: 'When the change was committed.' }) createdAt!: Date;

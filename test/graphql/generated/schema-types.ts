@@ -125,6 +125,47 @@ export type BalanceExpiringArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
+/** A threshold on a wallet’s (or every customer wallet’s) balance or available funds in one currency: each committed change that makes `field operator value` true writes one `balance.threshold_crossed` event. */
+export type BalanceMonitor = {
+  __typename?: 'BalanceMonitor';
+  /** When the monitor was created (creating one fires nothing). */
+  createdAt: Scalars['DateTime']['output'];
+  /** The asset symbol. */
+  currency: Scalars['String']['output'];
+  /** The value watched: balance or available. */
+  field: MonitorField;
+  /** The monitor’s id (for deleteBalanceMonitor). */
+  id: Scalars['ID']['output'];
+  /** The comparison with `value`. */
+  operator: MonitorOperator;
+  /** The project the monitor belongs to. */
+  projectId: Scalars['ID']['output'];
+  /** Major units. */
+  value: Scalars['Decimal']['output'];
+  /** null: every customer wallet of the project. */
+  walletId?: Maybe<Scalars['ID']['output']>;
+};
+
+/** A page of a list of BalanceMonitor items (a Relay connection), in the list's order. */
+export type BalanceMonitorConnection = {
+  __typename?: 'BalanceMonitorConnection';
+  /** The page's items, each with its cursor, in the list's order. */
+  edges: Array<BalanceMonitorEdge>;
+  /** Whether more items follow, and the cursor to read them. */
+  pageInfo: PageInfo;
+  /** How many items the whole list holds, across every page (whatever `first` and `after`). */
+  totalCount: Scalars['Int']['output'];
+};
+
+/** One BalanceMonitor of a page, with its position in the list. */
+export type BalanceMonitorEdge = {
+  __typename?: 'BalanceMonitorEdge';
+  /** An opaque position in the list: pass it as `after` to read the items that follow this one. */
+  cursor: Scalars['String']['output'];
+  /** The BalanceMonitor. */
+  node: BalanceMonitor;
+};
+
 /** One transfer (leg) of transferBatch, in the batch's project; checked as `transfer` is, after the legs before it. */
 export type BatchTransferInput = {
   /** Major units, > 0, with at most the asset's `fractions` decimals (and at most 2⁵³−1 minor units), else `validation_error`. */
@@ -185,6 +226,15 @@ export type DeleteAssetPayload = {
   /** Always true: a refused deletion is an error instead. */
   deleted: Scalars['Boolean']['output'];
   /** The deleted asset's id. */
+  id: Scalars['ID']['output'];
+};
+
+/** The answer to deleteBalanceMonitor. */
+export type DeleteBalanceMonitorPayload = {
+  __typename?: 'DeleteBalanceMonitorPayload';
+  /** Always true: the monitor crosses no more (events already written stay). */
+  deleted: Scalars['Boolean']['output'];
+  /** The deleted monitor’s id. */
   id: Scalars['ID']['output'];
 };
 
@@ -275,7 +325,7 @@ export type LedgerEvent = {
   __typename?: 'LedgerEvent';
   /** When the change was committed. */
   createdAt: Scalars['DateTime']['output'];
-  /** The changed resource as the REST API shows it (snake_case timestamps, amounts as JSON numbers of major units): a transaction with its sender's resulting balance (transaction.posted, points.expired), a hold (hold.*), or a wallet without its balances (wallet.status_changed). */
+  /** The changed resource as the REST API shows it (snake_case timestamps, amounts as JSON numbers of major units): a transaction with its sender's resulting balance (transaction.posted, points.expired), a hold (hold.*), a wallet without its balances (wallet.status_changed), or a monitor crossing with the values before and after (balance.threshold_crossed). */
   data: Scalars['JSON']['output'];
   /** Also the `webhook-id` of its outbound deliveries. */
   id: Scalars['ID']['output'];
@@ -283,7 +333,7 @@ export type LedgerEvent = {
   projectId: Scalars['ID']['output'];
   /** Position of the event in its project: increases in commit order, with no reuse. An integer, typed Float because it may pass 2³¹. */
   seq: Scalars['Float']['output'];
-  /** What happened: transaction.posted, hold.created, hold.captured, hold.voided, hold.expired, wallet.status_changed or points.expired. */
+  /** What happened: transaction.posted, hold.created, hold.captured, hold.voided, hold.expired, wallet.status_changed, points.expired or balance.threshold_crossed (a balance monitor crossed). */
   type: Scalars['String']['output'];
 };
 
@@ -401,6 +451,24 @@ export type MetadataPair = {
   value: Scalars['String']['input'];
 };
 
+/** Which value of the wallet a monitor watches. */
+export type MonitorField =
+  /** What the wallet can spend: the balance minus its pending holds. */
+  | 'AVAILABLE'
+  /** The posted balance. */
+  | 'BALANCE';
+
+/** The comparison of `field operator value`. */
+export type MonitorOperator =
+  /** field > value. */
+  | 'GT'
+  /** field ≥ value. */
+  | 'GTE'
+  /** field < value. */
+  | 'LT'
+  /** field ≤ value. */
+  | 'LTE';
+
 /** Writes, one per REST write, with the same rules and error codes; a refused mutation writes nothing. Besides the errors each mutation lists, any of them may answer `unauthorized`, `rate_limited`, `validation_error`, `timeout` or `internal_error`, in `errors` with `extensions.code` and `extensions.details`. Each takes an optional `idempotencyKey` that makes a retry safe. */
 export type Mutation = {
   __typename?: 'Mutation';
@@ -408,6 +476,8 @@ export type Mutation = {
   captureHold: HoldCapture;
   /** Creates a currency in one of your projects (as POST /assets); a project's first asset becomes its primary one. Errors: `validation_error`, `not_found` (the project), `conflict` (the symbol is taken in the project), `quota_exceeded` (the plan's assets_per_project). */
   createAsset: Asset;
+  /** Creates a balance monitor: each committed change that makes its condition true for a wallet writes one balance.threshold_crossed event. At most 100 per project (`quota_exceeded`); bad input is `validation_error`, an unknown project, currency or wallet `not_found`. Creating one fires nothing. */
+  createBalanceMonitor: BalanceMonitor;
   /** Reserves an amount of the sender's available funds for a later captureHold or voidHold (as POST /holds); answers the PENDING hold. Nothing is posted: the sender's `held` grows, its `balance` and the receiver's do not change. Errors: `validation_error`, `not_found` (the project, a wallet, the currency), `wallet_inactive`, `insufficient_funds` (the sender's `available` balance is short), `conflict` (the reference is taken). */
   createHold: Hold;
   /** Creates a limit. At most 50 per project (`quota_exceeded`); bad input is `validation_error`, an unknown project, asset or wallet `not_found`. */
@@ -418,6 +488,8 @@ export type Mutation = {
   createWallet: Wallet;
   /** Deletes an asset that was never used (as DELETE /assets/{id}); each project that had it as primary asset gets its oldest remaining own asset (or none) instead. Errors: `validation_error`, `not_found`, `asset_in_use` (it has transactions or holds). */
   deleteAsset: DeleteAssetPayload;
+  /** Deletes a balance monitor: it crosses no more; events already written stay (`not_found` if it is not yours). */
+  deleteBalanceMonitor: DeleteBalanceMonitorPayload;
   /** Deletes a limit: it binds no posting from now on (`not_found` if it is not yours). */
   deleteLimit: DeletedLimit;
   /** Renames one of your projects (as PUT /projects/{id}) and answers it as it is now. Errors: `validation_error`, `not_found`. */
@@ -455,6 +527,18 @@ export type MutationCaptureHoldArgs = {
 export type MutationCreateAssetArgs = {
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
   input: CreateAssetInput;
+};
+
+
+/** Writes, one per REST write, with the same rules and error codes; a refused mutation writes nothing. Besides the errors each mutation lists, any of them may answer `unauthorized`, `rate_limited`, `validation_error`, `timeout` or `internal_error`, in `errors` with `extensions.code` and `extensions.details`. Each takes an optional `idempotencyKey` that makes a retry safe. */
+export type MutationCreateBalanceMonitorArgs = {
+  currency: Scalars['String']['input'];
+  field: MonitorField;
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  operator: MonitorOperator;
+  projectId: Scalars['ID']['input'];
+  value: Scalars['Decimal']['input'];
+  walletId?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -502,6 +586,13 @@ export type MutationCreateWalletArgs = {
 
 /** Writes, one per REST write, with the same rules and error codes; a refused mutation writes nothing. Besides the errors each mutation lists, any of them may answer `unauthorized`, `rate_limited`, `validation_error`, `timeout` or `internal_error`, in `errors` with `extensions.code` and `extensions.details`. Each takes an optional `idempotencyKey` that makes a retry safe. */
 export type MutationDeleteAssetArgs = {
+  id: Scalars['ID']['input'];
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+/** Writes, one per REST write, with the same rules and error codes; a refused mutation writes nothing. Besides the errors each mutation lists, any of them may answer `unauthorized`, `rate_limited`, `validation_error`, `timeout` or `internal_error`, in `errors` with `extensions.code` and `extensions.details`. Each takes an optional `idempotencyKey` that makes a retry safe. */
+export type MutationDeleteBalanceMonitorArgs = {
   id: Scalars['ID']['input'];
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
 };
@@ -743,6 +834,8 @@ export type Query = {
   asset?: Maybe<Asset>;
   /** Your assets in every project, or one project's own assets, oldest first (as GET /assets). */
   assets: AssetConnection;
+  /** A project's balance monitors, oldest first; with walletId (id or address), that wallet's own only. Paged by offset cursors. */
+  balanceMonitors: BalanceMonitorConnection;
   /** One of your projects' events, oldest first (as GET /events): every committed change, in `seq` order. Here `after` may also be a `seq` (as text), e.g. the last one a client processed. */
   events: LedgerEventConnection;
   /** One of your holds by id (as GET /holds/{id}); null, without an error, when it is missing, another owner's or the id is malformed. */
@@ -781,6 +874,15 @@ export type QueryAssetsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: Scalars['Int']['input'];
   projectId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+/** Reads. Every operation needs the `api_key` header and counts against the plan's daily call quota. Errors come in `errors` with `extensions.code` and `extensions.details` (the REST error body's code and details): `unauthorized` (a missing or unknown key), `rate_limited` (the daily quota is spent), `validation_error` (a malformed argument, `details.field` naming it; or a document over the depth, alias, selection or cost limits, `details.limit` naming it, refused before anything runs), `not_found` (a missing resource, or another owner's: they are answered alike), `timeout` (a statement ran past the server's time-out), `internal_error`. Lists are Relay connections paged with `first` and `after`. */
+export type QueryBalanceMonitorsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: Scalars['Int']['input'];
+  projectId: Scalars['ID']['input'];
+  walletId?: InputMaybe<Scalars['String']['input']>;
 };
 
 
