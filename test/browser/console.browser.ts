@@ -116,6 +116,9 @@ describe('/console', () => {
     const projectId: number = projects.projects[0].id;
     expect(projects.projects[0]).toMatchObject({ name: 'Coffee club', supportExchangeRate: true, exchangeRate: 10 });
     const { body: assets } = await t.request('GET', `/assets?projectId=${projectId}`, { key });
+    const analyticsOffered = await offers(`/projects/${projectId}/analytics`, key);
+    const limitsOffered = await offers(`/limits?projectId=${projectId}`, key);
+    const monitorsOffered = await offers(`/balance-monitors?projectId=${projectId}`, key);
     expect(assets.assets[0]).toMatchObject({ symbol: 'BEAN', fractions: 2, expiresAfterSeconds: 30 * 86400 });
 
     // seed the treasury, transfer to alice, in dialogs of the wallets view
@@ -166,6 +169,41 @@ describe('/console', () => {
     await page.getByRole('button', { name: 'Change status' }).click();
     await page.locator('#wallet dd[data-field="status"]').filter({ hasText: 'active' }).waitFor();
 
+    // alice's limits and monitors (§19, §20): add, see used and remaining, delete
+    if (limitsOffered) {
+      await page.locator('#limits .notice-title', { hasText: 'No limit applies' }).waitFor();
+      await page.getByRole('button', { name: 'Add limit…' }).click();
+      const limitForm = dialog(page, 'Add a limit');
+      await limitForm.getByLabel('At most (major units)').fill('50');
+      await limitForm.getByRole('button', { name: 'Add limit' }).click();
+      const limitRow = page.locator('#limits tr[data-limit]');
+      await limitRow.locator('td[data-field="remaining"]').filter({ hasText: /^50$/ }).waitFor();
+      expect(await limitRow.locator('td').first().textContent()).toBe('this wallet');
+      await limitRow.getByRole('button', { name: /^Delete the debit limit/ }).click();
+      await dialog(page, 'Delete this limit?').getByRole('button', { name: 'Delete limit' }).click();
+      await page.locator('#limits .notice-title', { hasText: 'No limit applies' }).waitFor();
+    } else {
+      await page.locator('#limits .notice-title', { hasText: 'Limits not available on this server' }).waitFor();
+    }
+    if (monitorsOffered) {
+      await page.locator('#monitors .notice-title', { hasText: 'No monitor' }).waitFor();
+      for (const [scope, value] of [['every customer wallet of the project', '1000'], [`this wallet (alice)`, '100']]) {
+        await page.getByRole('button', { name: 'Add monitor…' }).click();
+        const monitorForm = dialog(page, 'Add a balance monitor');
+        await monitorForm.getByLabel('Watches').selectOption({ label: scope });
+        await monitorForm.getByLabel('Fires when it becomes').selectOption('lt');
+        await monitorForm.getByLabel('Threshold (major units)').fill(value);
+        await monitorForm.getByRole('button', { name: 'Add monitor' }).click();
+        await page.locator('#monitors tr[data-monitor]', { hasText: `BEAN balance < ${value}` }).waitFor();
+      }
+      await page.getByRole('button', { name: 'Delete the monitor balance lt 1000' }).click();
+      await dialog(page, 'Delete this monitor?').getByRole('button', { name: 'Delete monitor' }).click();
+      await page.locator('#monitors tr[data-monitor]', { hasText: 'BEAN balance < 1000' }).waitFor({ state: 'detached' });
+      expect(await page.locator('#monitors tr[data-monitor]').count()).toBe(1);
+    } else {
+      await page.locator('#monitors .notice-title', { hasText: 'Monitors not available on this server' }).waitFor();
+    }
+
     // search: every transaction, then the treasury's as sender; open one and reverse part of it
     await nav(page, 'Transactions');
     await page.locator('tr[data-transaction]').nth(1).waitFor();
@@ -211,6 +249,8 @@ describe('/console', () => {
     // events: what happened so far, then a transfer made elsewhere arrives live
     await nav(page, 'Events');
     await page.locator('ol.feed li[data-event="hold.captured"]').waitFor();
+    // alice went from 100 (after the reversal) to 90 by the capture: below her monitor's 100
+    if (monitorsOffered) await page.locator('ol.feed li[data-event="balance.threshold_crossed"]').filter({ hasText: 'alice balance 100 → 90 crossed lt 100 BEAN' }).waitFor();
     await page.locator('#events-live').filter({ hasText: 'Live' }).waitFor();
     await t.app.services.eventFeeds.whenSize((size) => size === 1); // the view's ledgerEvents, registered (the wallet views' are gone)
     const posted = await t.request('POST', '/transactions', { key, body: { amount: 7, currency: 'BEAN', from: 'treasury', to: 'bob', projectId } });
@@ -241,7 +281,7 @@ describe('/console', () => {
     await nav(page, 'Dashboard');
     await settled(page, 'dashboard');
     measures.dashboardLoadMs = Date.now() - dashboardStarted;
-    await page.locator('.view-dashboard').getByText(/Outstanding points|not available on this server/).first().waitFor();
+    if (!analyticsOffered) await page.locator('.notice-title', { hasText: 'Analytics not available on this server' }).waitFor();
 
     // the theme toggle: dark, light, back to the system's
     await page.getByRole('button', { name: 'Theme: auto' }).click();
@@ -267,7 +307,41 @@ describe('/console', () => {
       }
     }
 
+    // the dashboard's figures, read well over a second after the last posting (§23): customers hold
+    // alice's 90 and bob's 8; issued 120 + 7 + 1; redeemed the reversal's 20 and the capture's 10
+    if (analyticsOffered) {
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await page.goto(`${t.baseUrl}/console#/program`);
+      await settled(page, 'program');
+      await nav(page, 'Dashboard');
+      const stat = (key: string) => page.locator(`[data-total="${key}"] .stat-value`);
+      await stat('outstanding').waitFor();
+      expect(await stat('outstanding').textContent()).toBe('98 BEAN');
+      expect(await stat('outstandingValue').textContent()).toBe('9.80');
+      expect(await stat('issued').textContent()).toBe('128 BEAN');
+      expect(await stat('redeemed').textContent()).toBe('30 BEAN');
+      expect(await page.locator('.view-dashboard svg.series-chart rect.bar-issued').count()).toBe(1); // one day
+    }
+
+    expect(origins.foreign).toEqual([]);
+    expect(csp.violations).toEqual([]);
+  });
+
+  it('tells a plan without advanced_analytics that the dashboard is not in its plan', async () => {
+    const key = await t.issueKey('console-free', 'free');
+    expect((await t.request('POST', '/projects', { key, body: { name: 'Free club' } })).status).toBe(201);
+    const { page, csp, origins } = await openPage(390);
+    await signIn(page, key);
+    await page.locator('.notice-title', { hasText: 'Analytics are not in your plan' }).waitFor();
+    await page.screenshot({ path: path.join(SHOTS, 'dashboard-free-plan-390-light.png'), fullPage: true });
     expect(origins.foreign).toEqual([]);
     expect(csp.violations).toEqual([]);
   });
 });
+
+/** Whether this build of the service has a route (analytics, limits and monitors come from other branches). */
+async function offers(pathAndQuery: string, key: string): Promise<boolean> {
+  const res = await t.request('GET', pathAndQuery, { key });
+  return !(res.status === 404 && /^no route for /.test(res.body.message));
+}
