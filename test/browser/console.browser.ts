@@ -322,6 +322,9 @@ describe('/console', () => {
       expect(await stat('issued').textContent()).toBe('128 BEAN');
       expect(await stat('redeemed').textContent()).toBe('30 BEAN');
       expect(await page.locator('.view-dashboard svg.series-chart rect.bar-issued').count()).toBe(1); // one day
+      await page.getByLabel('Period').selectOption({ label: 'Last 48 hours, hourly' });
+      await page.getByRole('heading', { name: 'BEAN per hour, last 48 hours' }).waitFor();
+      expect(await stat('issued').textContent()).toBe('128 BEAN');
     }
 
     expect(origins.foreign).toEqual([]);

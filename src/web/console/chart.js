@@ -43,7 +43,7 @@ export function balanceChart(points, { width = 560, height = 180, label = 'Balan
  * first: `series` [{ start, <key>: number }]. The axis shows 0, the largest value, and the first
  * and last bucket.
  */
-export function seriesChart(series, keys, { width = 720, height = 220, label = 'Series' } = {}) {
+export function seriesChart(series, keys, { width = 960, height = 260, label = 'Series' } = {}) {
   const svg = document.createElementNS(NS, 'svg');
   svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
   svg.setAttribute('role', 'img');
@@ -56,6 +56,8 @@ export function seriesChart(series, keys, { width = 720, height = 220, label = '
   svg.setAttribute('aria-label', `${label}: ${series.length} buckets, largest ${max}`);
   const slot = (width - padLeft) / Math.max(series.length, 1);
   const bar = Math.max(1, (slot * 0.8) / keys.length);
+  // a day bucket by its date, an hour bucket by its date and hour (UTC, as the API aligns them)
+  const when = (iso) => (iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : `${iso.slice(0, 13).replace('T', ' ')}h`);
   const y = (v) => height - padBottom - (max ? (v / max) * (height - padBottom - top) : 0);
   const add = (tag, attrs, text) => {
     const node = document.createElementNS(NS, tag);
@@ -71,15 +73,15 @@ export function seriesChart(series, keys, { width = 720, height = 220, label = '
       if (!value) return;
       const rect = add('rect', { x: padLeft + i * slot + slot * 0.1 + k * bar, y: y(value), width: bar, height: y(0) - y(value), class: `bar bar-${key}` });
       const title = document.createElementNS(NS, 'title');
-      title.textContent = `${bucket.start.slice(0, 10)} ${key}: ${value}`;
+      title.textContent = `${when(bucket.start)} ${key}: ${value}`;
       rect.append(title);
     });
   });
   add('text', { x: padLeft - 4, y: top + 4, 'text-anchor': 'end' }, String(max));
   add('text', { x: padLeft - 4, y: y(0), 'text-anchor': 'end' }, '0');
   if (series.length) {
-    add('text', { x: padLeft, y: height - 6 }, series[0].start.slice(0, 10));
-    add('text', { x: width, y: height - 6, 'text-anchor': 'end' }, series.at(-1).start.slice(0, 10));
+    add('text', { x: padLeft, y: height - 6 }, when(series[0].start));
+    add('text', { x: width, y: height - 6, 'text-anchor': 'end' }, when(series.at(-1).start));
   }
   return svg;
 }

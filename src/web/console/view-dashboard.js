@@ -7,7 +7,7 @@ import { el, failure, heading, loading, noProject, notice } from './console-dom.
 const SERIES = ['issued', 'redeemed', 'expired'];
 const TOTALS = [
   ['outstanding', 'Outstanding points (liability)'],
-  ['outstandingValue', 'Liability in fiat'],
+  ['outstandingValue', 'Liability in fiat (at the exchange rate)'],
   ['issued', 'Issued'],
   ['redeemed', 'Redeemed'],
   ['expired', 'Expired'],
@@ -15,19 +15,44 @@ const TOTALS = [
   ['reversed', 'Reversed'],
 ];
 
+// The periods offered: the API's default (30 day buckets ending today), a quarter, and two days by the hour.
+const RANGES = [
+  ['30d', 'Last 30 days', { interval: 'day' }],
+  ['90d', 'Last 90 days', { interval: 'day', days: 90 }],
+  ['48h', 'Last 48 hours, hourly', { interval: 'hour', hours: 48 }],
+];
+
 export function mount(view, ctx) {
-  view.append(heading('Dashboard'));
+  const range = el('select', { id: 'dashboard-range', onchange: () => void load() }, RANGES.map(([value, label]) => el('option', { value }, label)));
+  view.append(heading('Dashboard', el('label', { for: 'dashboard-range' }, 'Period'), range));
   if (!ctx.project) return void view.append(noProject());
-  if (ctx.plan && !ctx.plan.advanced_analytics) return void view.append(locked(ctx.plan.plan_code));
+  if (ctx.plan && !ctx.plan.advanced_analytics) {
+    range.disabled = true;
+    return void view.append(locked(ctx.plan.plan_code));
+  }
   const body = el('div', {}, loading('analytics'));
   view.append(body);
-  const started = performance.now();
-  rest('GET', `/projects/${ctx.projectId}/analytics`, { query: { interval: 'day' } })
-    .then((analytics) => {
+  async function load() {
+    const [, , period] = RANGES.find(([value]) => value === range.value);
+    const query = { interval: period.interval };
+    if (period.days || period.hours) {
+      const size = period.days ? 86400_000 : 3600_000;
+      // the API rounds since down and until up to bucket starts; until: the end of the current bucket
+      const until = Math.ceil((Date.now() + 1) / size) * size;
+      query.until = new Date(until).toISOString();
+      query.since = new Date(until - (period.days ?? period.hours) * size).toISOString();
+    }
+    const started = performance.now();
+    try {
+      const analytics = await rest('GET', `/projects/${ctx.projectId}/analytics`, { query });
       body.replaceChildren(totals(analytics), chart(analytics));
       view.dataset.loadedMs = String(Math.round(performance.now() - started));
-    })
-    .catch((error) => body.replaceChildren(error.code === 'feature_unavailable' ? locked(ctx.plan?.plan_code) : failure(error, 'Analytics')));
+    } catch (error) {
+      range.disabled = error.unavailable || error.code === 'feature_unavailable';
+      body.replaceChildren(error.code === 'feature_unavailable' ? locked(ctx.plan?.plan_code) : failure(error, 'Analytics'));
+    }
+  }
+  void load();
 }
 
 function locked(planCode) {
