@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
+import { processCpuSplitMs } from './lib/cpu.js';
 import { call, parallel } from './lib/http.js';
 import { harnessPool, startCluster } from './lib/postgres.js';
 import { freePort, startServer } from './lib/processes.js';
@@ -89,25 +90,37 @@ async function run(cluster, instances) {
        UPDATE holds h SET expires_at = s.second + (h.seq % 1000) * interval '1 millisecond' FROM s WHERE h.project_id = $1 RETURNING s.second`,
       [projectId],
     );
+    const cpuBefore = services.map((service) => processCpuSplitMs(service.pid));
     const timeout = setTimeout(() => done(), 120_000);
     await all;
+    // what sweeping, numbering and delivering the burst cost each instance (user + kernel), whatever else the machine does
+    const cpu = services.map((service, i) => {
+      const after = processCpuSplitMs(service.pid);
+      return `${after.user - cpuBefore[i].user} + ${after.system - cpuBefore[i].system} ms`;
+    });
     clearTimeout(timeout);
     for (const client of clients) await client.dispose();
 
     const { rows } = await sql.query(
       `SELECT h.id, extract(epoch FROM h.expires_at) * 1000 AS due, extract(epoch FROM pg_xact_commit_timestamp(h.xmin)) * 1000 AS committed,
-              (SELECT count(*) FROM events e WHERE e.subject_id = h.id AND e.type = 'hold.expired')::int AS events
+              (SELECT count(*) FROM events e WHERE e.subject_id = h.id AND e.type = 'hold.expired')::int AS events,
+              (SELECT max(extract(epoch FROM pg_xact_commit_timestamp(e.xmin)) * 1000) FROM events e WHERE e.subject_id = h.id AND e.type = 'hold.expired') AS numbered
          FROM holds h WHERE h.project_id = $1`,
       [projectId],
     );
     const write = rows.map((r) => Number(r.committed) - Number(r.due));
     const delivery = rows.flatMap((r) => (received.get(r.id) ?? []).map((at) => at - Number(r.committed)));
+    // the numbering run updates the event row (seq, stream_pos): its commit time is when the event was numbered
+    const numbering = rows.map((r) => Number(r.numbered) - Number(r.committed));
+    const afterNumbering = rows.flatMap((r) => (received.get(r.id) ?? []).map((at) => at - Number(r.numbered)));
     const once = rows.every((r) => r.events === 1);
     const missing = rows.filter((r) => (received.get(r.id) ?? []).length !== clients.length).length;
     const f = (v) => `${Math.round(v)} ms`;
     log(`\n${instances} instance(s): ${rows.length} holds due in the second from ${second.toISOString()}`);
     log(`  write lag (commit − expires_at): p50 ${f(percentile(write, 0.5))}, p99 ${f(percentile(write, 0.99))}, max ${f(Math.max(...write))}`);
     log(`  sweeper commit → subscriber message: p50 ${f(percentile(delivery, 0.5))}, p99 ${f(percentile(delivery, 0.99))}, max ${f(Math.max(...delivery))} (${delivery.length} messages, ${clients.length} subscriber(s))`);
+    log(`    of which commit → numbered: p50 ${f(percentile(numbering, 0.5))}, p99 ${f(percentile(numbering, 0.99))}; numbered → message: p50 ${f(percentile(afterNumbering, 0.5))}, p99 ${f(percentile(afterNumbering, 0.99))}`);
+    log(`  CPU of each instance (user + kernel) from the update of expires_at to the last message: ${cpu.join('; ')}`);
     log(`  hold.expired exactly once per hold: ${once}; holds a subscriber missed: ${missing}`);
   } finally {
     for (const service of services) await service.stop();

@@ -105,10 +105,17 @@ export class EventHub {
           else this.again = true;
           continue;
         }
-        let rows;
-        do {
-          rows = await this.repository.stream(this.cursor, PAGE);
+        let page = this.repository.stream(this.cursor, PAGE);
+        for (;;) {
+          const rows = await page;
           if (rows.length === 0) break;
+          const more = rows.length === PAGE && this.started;
+          // A burst is read ahead: the next page's statement runs while this page is rendered and
+          // handed over. The cursor moves only once a page is handed over, so a failure re-reads from there.
+          if (more) {
+            page = this.repository.stream(rows[rows.length - 1].streamPos, PAGE);
+            page.catch(() => undefined); // awaited (and its failure reported) on the next turn of this loop
+          }
           const events = await this.events.render(rows);
           this.cursor = rows[rows.length - 1].streamPos;
           for (const listener of [...this.listeners]) {
@@ -118,7 +125,8 @@ export class EventHub {
               this.logger.error({ err }, 'an event listener threw; it keeps receiving');
             }
           }
-        } while (rows.length === PAGE && this.started);
+          if (!more) break;
+        }
       } catch (err) {
         this.logger.error({ err, position: this.cursor }, 'reading the event stream failed; retried at the next notification or tick');
       }

@@ -14,6 +14,7 @@ import type { Services } from '../../services.js';
 import { createContext } from '../context.js';
 import type { GraphQLLimits } from '../limits/limits.js';
 import { CLOSE } from './close-codes.js';
+import { CoalescingWebSocket } from './coalescing-socket.js';
 import { formatSubscriptionError, OperationChecks } from './operation-checks.js';
 import { OwnerSockets } from './owner-sockets.js';
 
@@ -69,7 +70,7 @@ export interface SubscriptionServer {
  */
 export function attachSubscriptionServer(server: Server, options: SubscriptionServerOptions): SubscriptionServer {
   const { schema, services, limits, logger } = options;
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, WebSocket: CoalescingWebSocket });
   const sessions = new Set<Session>();
   const sockets = new OwnerSockets(MAX_SOCKETS_PER_OWNER);
   const checks = new OperationChecks(schema, limits);
@@ -84,7 +85,10 @@ export function attachSubscriptionServer(server: Server, options: SubscriptionSe
       socket.end(`HTTP/1.1 ${closing ? '503 Service Unavailable' : '404 Not Found'}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      (ws as CoalescingWebSocket).writesTo(socket);
+      wss.emit('connection', ws, req);
+    });
   };
   server.on('upgrade', onUpgrade);
 
