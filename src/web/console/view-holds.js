@@ -45,7 +45,7 @@ export function mount(view, ctx) {
               button('Previous', () => { state.page--; void load(); }, { disabled: state.page === 1 }),
               el('span', {}, ` page ${state.page} of ${pagination.totalPages} `),
               button('Next', () => { state.page++; void load(); }, { disabled: state.page >= pagination.totalPages }))
-          : null,
+          : '',
       );
     } catch (error) {
       list.replaceChildren(failure(error, 'Holds'));

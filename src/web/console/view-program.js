@@ -50,7 +50,7 @@ function projectCard(project, assets) {
 }
 
 function planCard(plan) {
-  if (!plan) return null;
+  if (!plan) return '';
   const rows = ['projects', 'assets_per_project', 'customer_wallets', 'system_wallets', 'api_calls_per_day'];
   return el('section', { class: 'panel', 'aria-labelledby': 'plan-title' }, el('h3', { id: 'plan-title' }, `Plan: ${plan.plan_code}`),
     el('dl', { class: 'facts' }, rows.map((r) => [el('dt', {}, r.replaceAll('_', ' ')), el('dd', {}, plan[r].toLocaleString())]),
