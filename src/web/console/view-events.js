@@ -12,6 +12,7 @@ export function mount(view, ctx) {
   if (!ctx.project) return void view.append(noProject());
   const events = []; // newest first
   let type = '';
+  let shownTypes = null;
   let lastSeq = 0;
   let started = false;
   let connected = false;
@@ -32,7 +33,11 @@ export function mount(view, ctx) {
 
   function draw() {
     const types = [...new Set(events.map((e) => e.type))].sort();
-    filter.replaceChildren(el('option', { value: '' }, 'all'), types.map((t) => el('option', { value: t, selected: t === type }, t)));
+    // rebuilt only when a new type appears, so a live event does not close the open select
+    if (types.join() !== shownTypes) {
+      shownTypes = types.join();
+      filter.replaceChildren(el('option', { value: '' }, 'all'), types.map((t) => el('option', { value: t, selected: t === type }, t)));
+    }
     const shown = events.filter((e) => !type || e.type === type);
     if (!shown.length) return list.replaceChildren(notice('empty', 'No events yet', 'Every posting, hold and status change writes one; they appear here as they commit.'));
     list.replaceChildren(el('ol', { class: 'feed', 'aria-label': 'Events, newest first' }, shown.map((e) => el('li', { 'data-event': e.type, 'data-seq': String(e.seq) },

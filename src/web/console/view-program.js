@@ -19,22 +19,31 @@ export function mount(view, ctx) {
     body.replaceChildren(loading('the program'));
     try {
       const q = { projectId: ctx.projectId, limit: 100 };
-      const [assets, customers, systems] = await Promise.all([rest('GET', '/assets', { query: q }), rest('GET', '/wallets/customer', { query: { ...q, limit: 1 } }), rest('GET', '/wallets/system', { query: { ...q, limit: 100 } })]);
-      body.replaceChildren(
-        projectCard(ctx.project, assets.assets),
-        section('Assets', 'assets-title', [button('New asset…', () => newAsset(ctx, async (a) => { flash.say(`Asset ${a.symbol} created.`); await ctx.reloadProjects(ctx.projectId); }), { class: assets.assets.length ? null : 'primary' })],
-          assetTable(assets.assets, (asset) => editExpiry(ctx, asset, async () => { flash.say(`Expiry of ${asset.symbol} changed.`); await draw(); }))),
-        section('Wallets', 'wallets-title', [
-          button('New system wallet…', () => newWallet(ctx, 'system', (w) => { flash.say(`System wallet ${w.address} created.`); void draw(); })),
-          button('New customer wallet…', () => newWallet(ctx, 'customer', (w) => { flash.say(`Customer wallet ${w.address} created.`); void draw(); })),
-        ], el('p', {}, `${customers.pagination.total} customer wallets, ${systems.pagination.total} system wallets. `, el('a', { href: '#/wallets' }, 'Open the wallets')),
-          dataTable({ columns: [{ key: 'address', label: 'System wallet', render: (w) => el('a', { href: `#/wallets/${w.id}` }, w.address) }, { key: 'status', label: 'Status' }, { key: 'created_at', label: 'Created', render: (w) => time(w.created_at) }], rows: systems.wallets, empty: notice('empty', 'No system wallet yet', 'A system wallet issues points to customers; seed it to fund the program.') })),
-        planCard(ctx.plan),
-      );
+      const [assets, customers, systems] = await Promise.all([rest('GET', '/assets', { query: q }), rest('GET', '/wallets/customer', { query: { ...q, limit: 1 } }), rest('GET', '/wallets/system', { query: q })]);
+      body.replaceChildren(projectCard(ctx.project, assets.assets), assetsSection(assets.assets), walletsSection(customers.pagination.total, systems), planCard(ctx.plan));
     } catch (error) {
       body.replaceChildren(failure(error, 'The program'));
     }
   };
+
+  // the first asset becomes the project's primary one: the projects are read again
+  const assetsSection = (assets) =>
+    section('Assets', 'assets-title', [button('New asset…', () => newAsset(ctx, async (a) => { flash.say(`Asset ${a.symbol} created.`); await ctx.reloadProjects(ctx.projectId); }), { class: assets.length ? null : 'primary' })],
+      assetTable(assets, (asset) => editExpiry(ctx, asset, async () => { flash.say(`Expiry of ${asset.symbol} changed.`); await draw(); })));
+
+  const created = (type) => (wallet) => { flash.say(`${type} wallet ${wallet.address} created.`); void draw(); };
+  const walletsSection = (customerCount, systems) =>
+    section('Wallets', 'wallets-title', [button('New system wallet…', () => newWallet(ctx, 'system', created('System'))), button('New customer wallet…', () => newWallet(ctx, 'customer', created('Customer')))],
+      el('p', {}, `${customerCount} customer wallets, ${systems.pagination.total} system wallets. `, el('a', { href: '#/wallets' }, 'Open the wallets')),
+      dataTable({
+        columns: [
+          { key: 'address', label: 'System wallet', render: (w) => el('a', { href: `#/wallets/${w.id}` }, w.address) },
+          { key: 'status', label: 'Status' },
+          { key: 'created_at', label: 'Created', render: (w) => time(w.created_at) },
+        ],
+        rows: systems.wallets,
+        empty: notice('empty', 'No system wallet yet', 'A system wallet issues points to customers; seed it to fund the program.'),
+      }));
   void draw();
 }
 
