@@ -36,11 +36,10 @@ export function mount(view, ctx) {
     const [, , period] = RANGES.find(([value]) => value === range.value);
     const query = { interval: period.interval };
     if (period.days || period.hours) {
+      // without `until` the range ends with the current bucket; `since` is rounded down to a bucket start
       const size = period.days ? 86400_000 : 3600_000;
-      // the API rounds since down and until up to bucket starts; until: the end of the current bucket
-      const until = Math.ceil((Date.now() + 1) / size) * size;
-      query.until = new Date(until).toISOString();
-      query.since = new Date(until - (period.days ?? period.hours) * size).toISOString();
+      const end = Math.floor(Date.now() / size) * size + size;
+      query.since = new Date(end - (period.days ?? period.hours) * size).toISOString();
     }
     const started = performance.now();
     try {
