@@ -16,6 +16,7 @@ import { Migration20261125120000_release_stuck_hold_lots } from './Migration2026
 import { Migration20261126104500_webhook_fair_claims } from './Migration20261126104500_webhook_fair_claims.js';
 import { Migration20261126120000_webhook_calls_commit_order } from './Migration20261126120000_webhook_calls_commit_order.js';
 import { Migration20261126150000_transaction_search } from './Migration20261126150000_transaction_search.js';
+import { Migration20261126170000_limits } from './Migration20261126170000_limits.js';
 
 /** Explicit list, so compiled (dist) and TypeScript (jest) runs apply the same migrations. */
 export const migrations = [
@@ -37,4 +38,5 @@ export const migrations = [
   { name: 'Migration20261126104500_webhook_fair_claims', class: Migration20261126104500_webhook_fair_claims },
   { name: 'Migration20261126120000_webhook_calls_commit_order', class: Migration20261126120000_webhook_calls_commit_order },
   { name: 'Migration20261126150000_transaction_search', class: Migration20261126150000_transaction_search },
+  { name: 'Migration20261126170000_limits', class: Migration20261126170000_limits },
 ];

@@ -42,6 +42,8 @@ import { DEFAULT_FEED_CAPACITY, EventFeedService } from './domain/events/event-f
 import { webhookPayloads } from './rest/webhook-payloads.js';
 import { TransactionSearchRepository } from './domain/search/transaction-search.repository.js';
 import { TransactionSearchService } from './domain/search/transaction-search.service.js';
+import { LimitRepository } from './domain/limits/limit.repository.js';
+import { LimitService } from './domain/limits/limit.service.js';
 
 /** The domain services, built once per process and shared by REST, GraphQL and the CLI. */
 export interface Services {
@@ -78,6 +80,8 @@ export interface Services {
   webhookEndpoints: WebhookEndpointService;
   /** Delivers outbound webhooks in the background; started and stopped by the app. */
   webhookDeliveries: DeliveryWorker;
+  /** Spending and earning limits (CONTRACT §19): definitions and usage; the check runs in the posting routines. */
+  limits: LimitService;
 }
 
 /** Outbound webhooks: the settings of src/config.ts, and what tests may change besides. */
@@ -156,6 +160,7 @@ export async function createServices(db: Database, logger: Logger, options: { lo
     eventFeeds: new EventFeedService(eventHub, wallets, projects, options.subscriptionBuffer ?? DEFAULT_FEED_CAPACITY),
     webhookEndpoints: new WebhookEndpointService(new WebhookEndpointRepository(db), ledgerRepository, guard, newSecret),
     webhookDeliveries,
+    limits: new LimitService(new LimitRepository(db), ledgerRepository, wallets),
     db,
     metrics,
     notifications,

@@ -24,6 +24,10 @@ export const ROUTINES = [
   { name: 'lots_reserve', file: 'src/domain/lots/lots_reserve.sql' },
   { name: 'lots_capture', file: 'src/domain/lots/lots_capture.sql' },
   { name: 'lots_sweep', file: 'src/domain/lots/lots_sweep.sql' },
+  // Spending and earning limits (CONTRACT §19): called by ledger_move and ledger_apply, and by the reads.
+  { name: 'limits_applying', file: 'src/domain/limits/limits_applying.sql' },
+  { name: 'limits_used', file: 'src/domain/limits/limits_used.sql' },
+  { name: 'limits_check', file: 'src/domain/limits/limits_check.sql' },
   { name: 'ledger_move', file: 'src/domain/ledger/ledger_move.sql' },
   { name: 'ledger_apply', file: 'src/domain/ledger/ledger_apply.sql' },
   { name: 'ledger_post', file: 'src/domain/ledger/ledger_post.sql' },

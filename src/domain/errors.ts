@@ -12,6 +12,8 @@ export const ERROR_STATUS = {
   asset_in_use: 409,
   hold_expired: 409,
   hold_not_pending: 409,
+  /** A spending or earning limit would be passed (CONTRACT §19); details {limitId, remaining}. */
+  limit_exceeded: 409,
   idempotency_in_progress: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,

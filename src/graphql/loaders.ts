@@ -3,6 +3,7 @@ import DataLoader from 'dataloader';
 import type { Principal } from '../domain/auth/api-key.service.js';
 import type { AssetView } from '../domain/assets/asset.types.js';
 import type { LotRow } from '../domain/lots/lot.types.js';
+import type { LimitUsageView } from '../domain/limits/limit.types.js';
 import type { AsOfWallet } from '../domain/ledger/as-of.rules.js';
 import { groupByWallet, type BalanceAsOfRow, type BalanceRow, type HistoryRow, type TransactionRow } from '../domain/ledger/ledger.types.js';
 import type { ProjectView } from '../domain/projects/project.types.js';
@@ -58,6 +59,8 @@ export interface Loaders {
   expiringLots: DataLoader<ExpiringKey, LotRow[], string>;
   balancesAsOf: DataLoader<AsOfKey, BalanceAsOfRow[], string>;
   recentTransactionsAsOf: DataLoader<RecentAsOfKey, HistoryRow[], string>;
+  /** Wallet.limits (CONTRACT §19): the limits that apply to each wallet, with used and remaining. */
+  limitUsage: DataLoader<string, LimitUsageView[]>;
 }
 
 export function createLoaders(principal: Principal, services: Services): Loaders {
@@ -68,6 +71,7 @@ export function createLoaders(principal: Principal, services: Services): Loaders
     wallet: new DataLoader((ids) => services.wallets.getMany(ownerId, ids)),
     transaction: new DataLoader((ids) => services.ledger.transactionsByIds(principal, ids)),
     hold: new DataLoader((ids) => services.holds.getMany(ownerId, ids)),
+    limitUsage: new DataLoader((walletIds) => services.limits.usageOf(walletIds)),
     assetsOfProject: new DataLoader((projectIds) => services.assets.listByProjects(ownerId, projectIds)),
     walletsOfProject: new DataLoader(
       (keys) =>

@@ -34,6 +34,11 @@ export interface Reply {
 }
 
 export interface RouteDoc {
+  /**
+   * The operation's name in /openapi.json and in generated clients (a camelCase verb: createTransaction,
+   * getWallet). Required, so a documented route without one does not compile; unique (test/rest/openapi.test.ts).
+   */
+  operationId: string;
   summary: string;
   tag: string;
   /** Success status and the schema of its body (`content`: per media type, when it is not JSON). */

@@ -12,6 +12,7 @@ export function adminRoutes({ apiKeys }: Services): Route[] {
       auth: 'admin',
       body: IssueKeyBody,
       doc: {
+        operationId: 'issueApiKey',
         summary: "Issue an API key (the owner is created, or moved to plan_code); the key is shown only here",
         tag: 'admin',
         response: { status: 201, schema: IssuedKeyBody },
@@ -25,6 +26,7 @@ export function adminRoutes({ apiKeys }: Services): Route[] {
       auth: 'admin',
       query: KeyListQuery,
       doc: {
+        operationId: 'listApiKeys',
         summary: "An owner's live keys, oldest first (never the key: its id and prefix)",
         tag: 'admin',
         response: { status: 200, schema: KeyListBody },
@@ -41,6 +43,7 @@ export function adminRoutes({ apiKeys }: Services): Route[] {
       auth: 'admin',
       params: KeyIdParams,
       doc: {
+        operationId: 'revokeApiKey',
         summary: 'Revoke a key: from then on it answers 401 (and is no longer listed); the owner keeps its other keys',
         tag: 'admin',
         response: { status: 200, schema: KeyRevokedBody },

@@ -3,8 +3,8 @@ import type { KeyRecord } from '../domain/auth/api-key.repository.js';
 import { IssueKeyRules, OwnerRule } from '../domain/auth/api-key.rules.js';
 import { PageQuery, PaginationBody, Uuid } from './schemas.js';
 
-export const IssueKeyBody = IssueKeyRules;
-export const IssuedKeyBody = z.object({ api_key: z.string(), id: z.string(), owner: z.string(), plan_code: z.string() });
+export const IssueKeyBody = IssueKeyRules.meta({ id: 'IssueApiKeyRequest' });
+export const IssuedKeyBody = z.object({ api_key: z.string(), id: z.string(), owner: z.string(), plan_code: z.string() }).meta({ id: 'IssuedApiKey' });
 
 export const KeyListQuery = z.strictObject({ owner: OwnerRule, ...PageQuery });
 export const KeyIdParams = z.strictObject({ id: Uuid });
@@ -18,7 +18,7 @@ export const KeyBody = z
     created_at: z.string(),
   })
   .meta({ id: 'ApiKey' });
-export const KeyListBody = z.object({ keys: z.array(KeyBody), pagination: PaginationBody });
+export const KeyListBody = z.object({ keys: z.array(KeyBody), pagination: PaginationBody }).meta({ id: 'ApiKeyList' });
 export const KeyRevokedBody = z.object({ id: z.string(), revoked: z.literal(true) });
 
 export function keyJson(key: KeyRecord): z.infer<typeof KeyBody> {

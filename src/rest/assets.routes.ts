@@ -11,6 +11,7 @@ export function assetRoutes({ assets }: Services): Route[] {
       auth: 'api_key',
       body: CreateAssetBody,
       doc: {
+        operationId: 'createAsset',
         summary: "Create an asset in one of your projects (the project's first asset becomes its asset_id)",
         tag: 'assets',
         response: { status: 201, schema: AssetBody },
@@ -24,6 +25,7 @@ export function assetRoutes({ assets }: Services): Route[] {
       auth: 'api_key',
       query: AssetListQuery,
       doc: {
+        operationId: 'listAssets',
         summary: "Your assets, or one project's own assets, oldest first",
         tag: 'assets',
         response: { status: 200, schema: AssetListBody },
@@ -39,7 +41,7 @@ export function assetRoutes({ assets }: Services): Route[] {
       path: '/assets/{id}',
       auth: 'api_key',
       params: AssetIdParams,
-      doc: { summary: 'One asset', tag: 'assets', response: { status: 200, schema: AssetBody }, errors: ['validation_error', 'not_found'] },
+      doc: { operationId: 'getAsset', summary: 'One asset', tag: 'assets', response: { status: 200, schema: AssetBody }, errors: ['validation_error', 'not_found'] },
       handler: async ({ principal, params }) => ({ status: 200, body: assetJson(await assets.get(principal, params.id)) }),
     }),
     route({
@@ -49,6 +51,7 @@ export function assetRoutes({ assets }: Services): Route[] {
       params: AssetIdParams,
       body: UpdateAssetBody,
       doc: {
+        operationId: 'updateAsset',
         summary: 'Rename an asset or change its symbol (not once it has transactions); projectId is optional and, when given, must be its project',
         tag: 'assets',
         response: { status: 200, schema: AssetBody },
@@ -62,6 +65,7 @@ export function assetRoutes({ assets }: Services): Route[] {
       auth: 'api_key',
       params: AssetIdParams,
       doc: {
+        operationId: 'deleteAsset',
         summary: 'Delete an asset without transactions (projects using it as primary fall back to their oldest remaining asset)',
         tag: 'assets',
         response: { status: 200, schema: AssetDeletedBody },

@@ -14,7 +14,7 @@ export const CreateAssetBody = z.strictObject({
   fractions: FractionsRule,
   projectId: ProjectId,
   expiresAfterSeconds: ExpiresAfterSeconds.optional(),
-});
+}).meta({ id: 'CreateAssetRequest' });
 export const UpdateAssetBody = z
   .strictObject({
     name: AssetNameRule.optional(),
@@ -25,7 +25,8 @@ export const UpdateAssetBody = z
   .refine((body) => body.name !== undefined || body.symbol !== undefined || body.expiresAfterSeconds !== undefined, {
     message: 'name, symbol or expiresAfterSeconds is required',
     path: ['name'],
-  });
+  })
+  .meta({ id: 'UpdateAssetRequest' });
 
 export const AssetBody = z
   .object({
@@ -41,7 +42,7 @@ export const AssetBody = z
   })
   .meta({ id: 'Asset' });
 
-export const AssetListBody = z.object({ assets: z.array(AssetBody), pagination: PaginationBody });
+export const AssetListBody = z.object({ assets: z.array(AssetBody), pagination: PaginationBody }).meta({ id: 'AssetList' });
 export const AssetDeletedBody = z.object({ id: z.string(), deleted: z.literal(true) });
 
 export function assetJson(asset: AssetView): z.infer<typeof AssetBody> {

@@ -54,6 +54,7 @@ export function eventRoutes({ events }: Services): Route[] {
       auth: 'api_key',
       query: EventListQuery,
       doc: {
+        operationId: 'listEvents',
         summary: "A project's events (the outbox), oldest first after `after`",
         tag: 'events',
         response: {

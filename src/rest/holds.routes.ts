@@ -17,9 +17,9 @@ const CreateHoldBody = z.strictObject({
   expiresIn: ExpiresInRule.optional(),
   reference: Reference.optional(),
   metadata: Metadata.optional(),
-});
-const CaptureBody = z.strictObject({ projectId: ProjectId, amount: Amount.optional() });
-const VoidBody = z.strictObject({ projectId: ProjectId });
+}).meta({ id: 'CreateHoldRequest' });
+const CaptureBody = z.strictObject({ projectId: ProjectId, amount: Amount.optional() }).meta({ id: 'CaptureHoldRequest' });
+const VoidBody = z.strictObject({ projectId: ProjectId }).meta({ id: 'VoidHoldRequest' });
 const HoldIdParams = z.strictObject({ id: Uuid });
 const HoldListQuery = z.strictObject({ projectId: ProjectIdQuery, walletId: WalletRef.optional(), status: z.enum(HOLD_STATUSES).optional(), ...PageQuery });
 
@@ -42,8 +42,8 @@ export const HoldBody = z
   })
   .meta({ id: 'Hold' });
 
-const CreateHoldReply = z.object({ hold: HoldBody });
-const CaptureReply = z.object({ transaction: TransactionBody, hold: HoldBody });
+const CreateHoldReply = z.object({ hold: HoldBody }).meta({ id: 'HoldResult' });
+const CaptureReply = z.object({ transaction: TransactionBody, hold: HoldBody }).meta({ id: 'CaptureResult' });
 
 export function holdJson(hold: HoldView) {
   return {
@@ -73,11 +73,12 @@ export function holdRoutes({ holds }: Services): Route[] {
       body: CreateHoldBody,
       query: DryRunQuery,
       doc: {
+        operationId: 'createHold',
         summary: "Reserve an amount of the sender's available funds for a later capture or void (nothing is posted)",
         tag: 'holds',
         response: { status: 201, schema: CreateHoldReply },
         dryRun: dryRunBody(CreateHoldReply),
-        errors: ['not_found', 'insufficient_funds', 'wallet_inactive', 'conflict'],
+        errors: ['not_found', 'insufficient_funds', 'wallet_inactive', 'limit_exceeded', 'conflict'],
       },
       handler: async ({ principal, body, query: { dryRun } }) => postedReply(dryRun, { hold: holdJson(await holds.create(principal, body, { dryRun })) }),
     }),
@@ -89,11 +90,12 @@ export function holdRoutes({ holds }: Services): Route[] {
       body: CaptureBody,
       query: DryRunQuery,
       doc: {
+        operationId: 'captureHold',
         summary: "Post the hold (or `amount` of it) from → to and release the rest (balance: the sender's)",
         tag: 'holds',
         response: { status: 201, schema: CaptureReply },
         dryRun: dryRunBody(CaptureReply),
-        errors: ['not_found', 'wallet_inactive', 'hold_expired', 'hold_not_pending', 'conflict'],
+        errors: ['not_found', 'wallet_inactive', 'hold_expired', 'hold_not_pending', 'limit_exceeded', 'conflict'],
       },
       handler: async ({ principal, params, body, query: { dryRun } }) => {
         const { transaction, hold } = await holds.capture(principal, params.id, body, { dryRun });
@@ -107,6 +109,7 @@ export function holdRoutes({ holds }: Services): Route[] {
       params: HoldIdParams,
       body: VoidBody,
       doc: {
+        operationId: 'voidHold',
         summary: 'Release a pending hold',
         tag: 'holds',
         response: { status: 200, schema: z.object({ hold: HoldBody }) },
@@ -119,7 +122,7 @@ export function holdRoutes({ holds }: Services): Route[] {
       path: '/holds/{id}',
       auth: 'api_key',
       params: HoldIdParams,
-      doc: { summary: 'One hold', tag: 'holds', response: { status: 200, schema: z.object({ hold: HoldBody }) }, errors: ['validation_error', 'not_found'] },
+      doc: { operationId: 'getHold', summary: 'One hold', tag: 'holds', response: { status: 200, schema: z.object({ hold: HoldBody }) }, errors: ['validation_error', 'not_found'] },
       handler: async ({ principal, params }) => ({ status: 200, body: { hold: holdJson(await holds.get(principal, params.id)) } }),
     }),
     route({
@@ -128,6 +131,7 @@ export function holdRoutes({ holds }: Services): Route[] {
       auth: 'api_key',
       query: HoldListQuery,
       doc: {
+        operationId: 'listHolds',
         summary: "A project's holds, newest first; walletId (id or address) matches either side",
         tag: 'holds',
         response: { status: 200, schema: z.object({ holds: z.array(HoldBody), pagination: PaginationBody }) },

@@ -31,6 +31,7 @@ export function lotRoutes({ lots }: Services): Route[] {
       params: LotsParams,
       query: LotsQuery,
       doc: {
+        operationId: 'listWalletLots',
         summary: "A wallet's unexpired lots with something left in one currency (default: the project's primary), earliest expiry first; a system wallet has none",
         tag: 'wallets',
         response: { status: 200, schema: z.object({ lots: z.array(LotBody) }) },

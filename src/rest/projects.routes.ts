@@ -11,6 +11,7 @@ export function projectRoutes({ projects }: Services): Route[] {
       auth: 'api_key',
       body: CreateProjectBody,
       doc: {
+        operationId: 'createProject',
         summary: 'Create a project (asset_id may name an asset of another of your projects, shared as primary currency)',
         tag: 'projects',
         response: { status: 201, schema: ProjectBody },
@@ -26,7 +27,7 @@ export function projectRoutes({ projects }: Services): Route[] {
       path: '/projects',
       auth: 'api_key',
       query: ProjectListQuery,
-      doc: { summary: 'Your projects, oldest first', tag: 'projects', response: { status: 200, schema: ProjectListBody }, errors: ['validation_error'] },
+      doc: { operationId: 'listProjects', summary: 'Your projects, oldest first', tag: 'projects', response: { status: 200, schema: ProjectListBody }, errors: ['validation_error'] },
       handler: async ({ principal, query }) => {
         const page = await projects.list(principal, query);
         return { status: 200, body: { projects: page.items.map(projectJson), pagination: pagination(query.page, query.limit, page.total) } };
@@ -37,7 +38,7 @@ export function projectRoutes({ projects }: Services): Route[] {
       path: '/projects/{id}',
       auth: 'api_key',
       params: ProjectIdParams,
-      doc: { summary: 'One project', tag: 'projects', response: { status: 200, schema: ProjectBody }, errors: ['validation_error', 'not_found'] },
+      doc: { operationId: 'getProject', summary: 'One project', tag: 'projects', response: { status: 200, schema: ProjectBody }, errors: ['validation_error', 'not_found'] },
       handler: async ({ principal, params }) => ({ status: 200, body: projectJson(await projects.get(principal, params.id)) }),
     }),
     route({
@@ -46,7 +47,7 @@ export function projectRoutes({ projects }: Services): Route[] {
       auth: 'api_key',
       params: ProjectIdParams,
       body: RenameProjectBody,
-      doc: { summary: 'Rename a project', tag: 'projects', response: { status: 200, schema: ProjectBody }, errors: ['not_found'] },
+      doc: { operationId: 'renameProject', summary: 'Rename a project', tag: 'projects', response: { status: 200, schema: ProjectBody }, errors: ['not_found'] },
       handler: async ({ principal, params, body }) => ({ status: 200, body: projectJson(await projects.rename(principal, params.id, body.name)) }),
     }),
   ];

@@ -14,9 +14,9 @@ export const CreateProjectBody = z.strictObject({
   supportExchangeRate: z.boolean().optional(),
   metadata: MetadataRule.optional(),
   asset_id: UuidRule.nullable().optional(),
-});
+}).meta({ id: 'CreateProjectRequest' });
 
-export const RenameProjectBody = z.strictObject({ name: ProjectNameRule });
+export const RenameProjectBody = z.strictObject({ name: ProjectNameRule }).meta({ id: 'RenameProjectRequest' });
 
 export const ProjectBody = z
   .object({
@@ -33,7 +33,7 @@ export const ProjectBody = z
   })
   .meta({ id: 'Project' });
 
-export const ProjectListBody = z.object({ projects: z.array(ProjectBody), pagination: PaginationBody });
+export const ProjectListBody = z.object({ projects: z.array(ProjectBody), pagination: PaginationBody }).meta({ id: 'ProjectList' });
 
 export function projectJson(project: ProjectView): z.infer<typeof ProjectBody> {
   return {

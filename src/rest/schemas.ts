@@ -63,7 +63,7 @@ export const Symbol = CurrencyRule;
  */
 export const Amount = AmountRule;
 
-export const PaginationBody = z.object({ page: z.number().int(), limit: z.number().int(), total: z.number().int(), totalPages: z.number().int() });
+export const PaginationBody = z.object({ page: z.number().int(), limit: z.number().int(), total: z.number().int(), totalPages: z.number().int() }).meta({ id: 'Pagination' });
 export const TransactionBody = z
   .object({
     id: z.string(),

@@ -8,14 +8,14 @@ export function systemRoutes(services: Services): Route[] {
       method: 'GET',
       path: '/healthz',
       auth: 'none',
-      doc: { summary: 'Process is up', tag: 'health', response: { status: 200, schema: HealthBody }, errors: [] },
+      doc: { operationId: 'getHealth', summary: 'Process is up', tag: 'health', response: { status: 200, schema: HealthBody }, errors: [] },
       handler: async () => ({ status: 200, body: { status: 'ok' } }),
     }),
     route({
       method: 'GET',
       path: '/readyz',
       auth: 'none',
-      doc: { summary: 'Database is reachable (503 when not)', tag: 'health', response: { status: 200, schema: HealthBody }, errors: [] },
+      doc: { operationId: 'getReadiness', summary: 'Database is reachable (503 when not)', tag: 'health', response: { status: 200, schema: HealthBody }, errors: [] },
       handler: async () => {
         try {
           await services.db.query('SELECT 1');
@@ -29,7 +29,7 @@ export function systemRoutes(services: Services): Route[] {
       method: 'GET',
       path: '/user/plan',
       auth: 'api_key',
-      doc: { summary: "The caller's plan and quotas", tag: 'plan', response: { status: 200, schema: PlanBody }, errors: [] },
+      doc: { operationId: 'getPlan', summary: "The caller's plan and quotas", tag: 'plan', response: { status: 200, schema: PlanBody }, errors: [] },
       handler: async ({ principal }) => ({ status: 200, body: await services.plans.userPlan(principal) }),
     }),
   ];

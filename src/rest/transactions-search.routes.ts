@@ -104,6 +104,7 @@ export function transactionSearchRoutes({ search }: Services): Route[] {
       auth: 'api_key',
       query: SearchQuery,
       doc: {
+        operationId: 'searchTransactions',
         summary:
           "A project's transactions matching every filter given, newest first (ties by commit order), paged by `after`; `balance` is the `walletId` wallet's when given, else the sender's (a seed's: the seeded wallet's)",
         tag: 'transactions',
@@ -121,6 +122,7 @@ export function transactionSearchRoutes({ search }: Services): Route[] {
       auth: 'api_key',
       query: ExportQuery,
       doc: {
+        operationId: 'exportTransactions',
         summary:
           "Every transaction of the project in the range, oldest first, from one snapshot taken when the export starts, streamed as it is read: NDJSON (one transaction per line, the sender's balance) or CSV (RFC 4180, header `id,date,from,to,amount,currency,balance,reference,reverses,metadata`, CRLF)",
         tag: 'transactions',

@@ -7,18 +7,18 @@ import { balanceAsOfJson, balanceJson, pagination, transactionJson } from './pre
 import { Amount, AsOfQuery, BalanceAsOfBody, BalanceBody, Metadata, PageQuery, PaginationBody, ProjectId, ProjectIdQuery, Reference, Symbol, TransactionBody, Uuid, WalletRef } from './schemas.js';
 
 const Annotations = { reference: Reference.optional(), metadata: Metadata.optional() };
-const TransferBody = z.strictObject({ amount: Amount, currency: Symbol, from: WalletRef, to: WalletRef, projectId: ProjectId, ...Annotations });
-const SeedBody = z.strictObject({ amount: Amount, currency: Symbol, projectId: ProjectId, to: WalletRef, ...Annotations });
-const LegBody = z.strictObject({ amount: Amount, currency: Symbol, from: WalletRef, to: WalletRef, ...Annotations });
-const BatchBody = z.strictObject({ projectId: ProjectId, transfers: z.array(LegBody).min(1).max(MAX_BATCH_LEGS) });
-const ReverseBody = z.strictObject({ projectId: ProjectId, amount: Amount.optional(), ...Annotations });
+const TransferBody = z.strictObject({ amount: Amount, currency: Symbol, from: WalletRef, to: WalletRef, projectId: ProjectId, ...Annotations }).meta({ id: 'TransferRequest' });
+const SeedBody = z.strictObject({ amount: Amount, currency: Symbol, projectId: ProjectId, to: WalletRef, ...Annotations }).meta({ id: 'SeedRequest' });
+const LegBody = z.strictObject({ amount: Amount, currency: Symbol, from: WalletRef, to: WalletRef, ...Annotations }).meta({ id: 'BatchLeg' });
+const BatchBody = z.strictObject({ projectId: ProjectId, transfers: z.array(LegBody).min(1).max(MAX_BATCH_LEGS) }).meta({ id: 'BatchRequest' });
+const ReverseBody = z.strictObject({ projectId: ProjectId, amount: Amount.optional(), ...Annotations }).meta({ id: 'ReverseRequest' });
 const IdParams = z.strictObject({ id: Uuid });
 const HistoryQuery = z.strictObject({ walletId: WalletRef, projectId: ProjectIdQuery.optional(), currency: Symbol.optional(), reference: Reference.optional(), asOf: AsOfQuery.optional(), ...PageQuery });
-const HistoryBody = z.object({ balance: BalanceBody, pagination: PaginationBody, transactions: z.array(TransactionBody) });
-const TransferReply = z.object({ transaction: TransactionBody });
-const SeedReply = z.object({ transaction: z.array(TransactionBody) });
-const BatchReply = z.object({ transactions: z.array(TransactionBody) });
-const HistoryAsOfBody = z.object({ balance: BalanceAsOfBody, pagination: PaginationBody, transactions: z.array(TransactionBody) });
+const HistoryBody = z.object({ balance: BalanceBody, pagination: PaginationBody, transactions: z.array(TransactionBody) }).meta({ id: 'WalletHistory' });
+const TransferReply = z.object({ transaction: TransactionBody }).meta({ id: 'TransactionResult' });
+const SeedReply = z.object({ transaction: z.array(TransactionBody) }).meta({ id: 'SeedResult' });
+const BatchReply = z.object({ transactions: z.array(TransactionBody) }).meta({ id: 'BatchResult' });
+const HistoryAsOfBody = z.object({ balance: BalanceAsOfBody, pagination: PaginationBody, transactions: z.array(TransactionBody) }).meta({ id: 'WalletHistoryAsOf' });
 
 export function transactionRoutes({ ledger }: Services): Route[] {
   return [
@@ -29,11 +29,12 @@ export function transactionRoutes({ ledger }: Services): Route[] {
       body: TransferBody,
       query: DryRunQuery,
       doc: {
+        operationId: 'createTransaction',
         summary: 'Transfer between two wallets of a project (balance: the sender’s resulting balance)',
         tag: 'transactions',
         response: { status: 201, schema: TransferReply },
         dryRun: dryRunBody(TransferReply),
-        errors: ['not_found', 'insufficient_funds', 'wallet_inactive', 'conflict'],
+        errors: ['not_found', 'insufficient_funds', 'wallet_inactive', 'limit_exceeded', 'conflict'],
       },
       handler: async ({ principal, body, query: { dryRun } }) => postedReply(dryRun, { transaction: transactionJson(await ledger.transfer(principal, body, { dryRun })) }),
     }),
@@ -44,11 +45,12 @@ export function transactionRoutes({ ledger }: Services): Route[] {
       body: SeedBody,
       query: DryRunQuery,
       doc: {
+        operationId: 'seedTransaction',
         summary: 'Mint into a system wallet from @mint',
         tag: 'transactions',
         response: { status: 201, schema: SeedReply },
         dryRun: dryRunBody(SeedReply),
-        errors: ['not_found', 'wallet_inactive', 'conflict'],
+        errors: ['not_found', 'wallet_inactive', 'limit_exceeded', 'conflict'],
       },
       handler: async ({ principal, body, query: { dryRun } }) => postedReply(dryRun, { transaction: [transactionJson(await ledger.seed(principal, body, { dryRun }))] }),
     }),
@@ -59,11 +61,12 @@ export function transactionRoutes({ ledger }: Services): Route[] {
       body: BatchBody,
       query: DryRunQuery,
       doc: {
+        operationId: 'createTransactionBatch',
         summary: '1–100 transfers in one database transaction, in order: all post or none does (a refusal names the leg in details.index)',
         tag: 'transactions',
         response: { status: 201, schema: BatchReply },
         dryRun: dryRunBody(BatchReply),
-        errors: ['not_found', 'insufficient_funds', 'wallet_inactive', 'conflict'],
+        errors: ['not_found', 'insufficient_funds', 'wallet_inactive', 'limit_exceeded', 'conflict'],
       },
       handler: async ({ principal, body, query: { dryRun } }) => postedReply(dryRun, { transactions: (await ledger.batch(principal, body, { dryRun })).map(transactionJson) }),
     }),
@@ -75,6 +78,7 @@ export function transactionRoutes({ ledger }: Services): Route[] {
       body: ReverseBody,
       query: DryRunQuery,
       doc: {
+        operationId: 'reverseTransaction',
         summary: 'Reverse a transaction (all that is still reversible, or `amount`): from its receiver back to its sender, @mint for a seed',
         tag: 'transactions',
         response: { status: 201, schema: TransferReply },
@@ -90,6 +94,7 @@ export function transactionRoutes({ ledger }: Services): Route[] {
       auth: 'api_key',
       query: HistoryQuery,
       doc: {
+        operationId: 'listWalletTransactions',
         summary:
           'A wallet’s balance in one currency and its transactions in it, newest first; with `asOf`, as they were at that instant (balance and total after the last transaction at or before it)',
         tag: 'transactions',

@@ -19,6 +19,8 @@ import {
   walletsWithActivity,
 } from './wallets.schemas.js';
 
+const LIST_OPERATION: Record<WalletType, string> = { customer: 'listCustomerWallets', system: 'listSystemWallets' };
+
 export function walletRoutes({ wallets, ledger }: Services): Route[] {
   const list = (type: WalletType): Route =>
     route({
@@ -27,6 +29,7 @@ export function walletRoutes({ wallets, ledger }: Services): Route[] {
       auth: 'api_key',
       query: WalletListQuery,
       doc: {
+        operationId: LIST_OPERATION[type],
         summary: `Your ${type} wallets (optionally of one project), oldest first, with balances and 20 newest transactions`,
         tag: 'wallets',
         response: { status: 200, schema: WalletListBody },
@@ -46,6 +49,7 @@ export function walletRoutes({ wallets, ledger }: Services): Route[] {
       params: WalletTypeParams,
       body: CreateWalletBody,
       doc: {
+        operationId: 'createWallet',
         summary: 'Create a customer or system wallet (address generated when absent)',
         tag: 'wallets',
         response: { status: 201, schema: WalletBody },
@@ -62,6 +66,7 @@ export function walletRoutes({ wallets, ledger }: Services): Route[] {
       params: WalletIdParams,
       query: WalletQuery,
       doc: {
+        operationId: 'getWallet',
         summary:
           'One wallet with its balances and 20 newest transactions; with `asOf` (ISO 8601 with Z or an offset), as it was at that instant: posted balances, no holds (400 for an instant in the future or before the wallet)',
         tag: 'wallets',
@@ -82,6 +87,7 @@ export function walletRoutes({ wallets, ledger }: Services): Route[] {
       params: WalletIdParams,
       body: WalletStatusBody,
       doc: {
+        operationId: 'setWalletStatus',
         summary: 'Set a wallet status: active ⇄ suspended, → closed with all balances zero; closed is final',
         tag: 'wallets',
         response: { status: 200, schema: WalletBody },

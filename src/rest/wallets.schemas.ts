@@ -12,8 +12,8 @@ export const WalletTypeParams = z.strictObject({ type: WalletTypeRule });
 export const WalletIdParams = z.strictObject({ id: Uuid });
 export const WalletQuery = z.strictObject({ asOf: AsOfQuery.optional() });
 export const WalletListQuery = z.strictObject({ projectId: ProjectIdQuery.optional(), ...PageQuery });
-export const CreateWalletBody = z.strictObject({ projectId: ProjectId, address: AddressRule.optional() });
-export const WalletStatusBody = z.strictObject({ projectId: ProjectId, status: WalletStatusRule });
+export const CreateWalletBody = z.strictObject({ projectId: ProjectId, address: AddressRule.optional() }).meta({ id: 'CreateWalletRequest' });
+export const WalletStatusBody = z.strictObject({ projectId: ProjectId, status: WalletStatusRule }).meta({ id: 'SetWalletStatusRequest' });
 
 export const WalletBody = z
   .object({
@@ -32,7 +32,7 @@ export const WalletWithActivityBody = WalletBody.extend({ balance: z.array(Balan
   id: 'WalletWithActivity',
 });
 
-export const WalletListBody = z.object({ wallets: z.array(WalletWithActivityBody), pagination: PaginationBody });
+export const WalletListBody = z.object({ wallets: z.array(WalletWithActivityBody), pagination: PaginationBody }).meta({ id: 'WalletList' });
 
 /** `GET /wallets/{id}?asOf=` (CONTRACT §14): posted balances and the 20 newest transactions at that instant. */
 export const WalletAsOfBody = WalletBody.extend({ balance: z.array(BalanceAsOfBody), transactions: z.array(TransactionBody) }).meta({ id: 'WalletAsOf' });

@@ -10,7 +10,7 @@ const CreateEndpointBody = z.strictObject({
   projectId: ProjectId,
   url: WebhookUrlRule.meta({ description: 'http(s); loopback and private addresses are refused unless LEDGER_WEBHOOK_ALLOW_PRIVATE=true' }),
   types: EventTypesRule.optional().meta({ description: 'The event types to receive; absent: all seven' }),
-});
+}).meta({ id: 'CreateWebhookEndpointRequest' });
 const EndpointIdParams = z.strictObject({ id: Uuid });
 const EndpointListQuery = z.strictObject({ projectId: ProjectIdQuery, ...PageQuery });
 const DeliveryListQuery = z.strictObject(PageQuery);
@@ -65,6 +65,7 @@ export function webhookEndpointRoutes({ webhookEndpoints }: Services): Route[] {
       auth: 'api_key',
       body: CreateEndpointBody,
       doc: {
+        operationId: 'createWebhookEndpoint',
         summary: "Register a URL that receives the project's events committed from now on, signed (Standard Webhooks); the secret is shown only here. At most 20 endpoints per project (403 quota_exceeded)",
         tag: 'webhooks',
         response: { status: 201, schema: CreatedEndpointBody },
@@ -79,6 +80,7 @@ export function webhookEndpointRoutes({ webhookEndpoints }: Services): Route[] {
       auth: 'api_key',
       query: EndpointListQuery,
       doc: {
+        operationId: 'listWebhookEndpoints',
         summary: "A project's webhook endpoints, oldest first (never their secrets)",
         tag: 'webhooks',
         response: { status: 200, schema: z.object({ endpoints: z.array(WebhookEndpointBody), pagination: PaginationBody }) },
@@ -95,6 +97,7 @@ export function webhookEndpointRoutes({ webhookEndpoints }: Services): Route[] {
       auth: 'api_key',
       params: EndpointIdParams,
       doc: {
+        operationId: 'deleteWebhookEndpoint',
         summary: 'Delete an endpoint: nothing more is sent to it; its pending deliveries and its log go with it',
         tag: 'webhooks',
         response: { status: 200, schema: z.object({ id: z.string(), deleted: z.literal(true) }) },
@@ -109,6 +112,7 @@ export function webhookEndpointRoutes({ webhookEndpoints }: Services): Route[] {
       params: EndpointIdParams,
       query: DeliveryListQuery,
       doc: {
+        operationId: 'listWebhookDeliveries',
         summary: "The endpoint's delivery attempts, one record per attempt, newest first",
         tag: 'webhooks',
         response: { status: 200, schema: z.object({ deliveries: z.array(WebhookDeliveryBody), pagination: PaginationBody }) },

@@ -8,7 +8,7 @@ const WebhookBody = z.strictObject({
   flowId: FlowIdRule,
   projectId: ProjectId,
   values: z.record(z.string(), z.unknown()),
-});
+}).meta({ id: 'InboundWebhookRequest' });
 
 export function webhookRoutes({ webhook }: Services): Route[] {
   return [
@@ -18,10 +18,11 @@ export function webhookRoutes({ webhook }: Services): Route[] {
       auth: 'api_key',
       body: WebhookBody,
       doc: {
+        operationId: 'receiveInboundWebhook',
         summary: 'Inbound webhook: flows reward and redeem post a transfer; other flows are recorded',
         tag: 'webhook',
         response: { status: 200, schema: z.object({ success: z.boolean(), message: z.string() }) },
-        errors: ['not_found', 'insufficient_funds', 'wallet_inactive', 'conflict'],
+        errors: ['not_found', 'insufficient_funds', 'wallet_inactive', 'limit_exceeded', 'conflict'],
       },
       handler: async ({ principal, body }) => ({ status: 200, body: await webhook.handle(principal, body) }),
     }),

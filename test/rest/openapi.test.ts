@@ -1,10 +1,21 @@
+import { validate } from '@readme/openapi-parser';
+import { EVENT_TYPES } from '../../src/domain/events/event.types.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 let t: TestApp;
+let spec: any;
 beforeAll(async () => {
   t = await startTestApp();
+  spec = (await t.request('GET', '/openapi.json')).body;
 });
 afterAll(() => t.close());
+
+const COMPONENTS = '#/components/schemas/';
+/** A schema, or the component its `$ref` names. */
+const deref = (schema: any) => (schema?.$ref ? spec.components.schemas[schema.$ref.slice(COMPONENTS.length)] : schema);
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+const operationsOf = (items: Record<string, any>) =>
+  Object.entries(items).flatMap(([path, item]) => METHODS.filter((m) => item[m]).map((m) => ({ where: `${m} ${path}`, operation: item[m] })));
 
 const SPEC_OPERATIONS = [
   'post /projects', 'get /projects', 'get /projects/{id}', 'put /projects/{id}',
@@ -39,7 +50,7 @@ describe('GET /openapi.json', () => {
       expect(statuses.some((s) => s.startsWith('2'))).toBe(true);
       expect(statuses).toEqual(expect.arrayContaining(['401', '429', '500']));
       if (method === 'post' || method === 'put') {
-        expect(doc.requestBody.content['application/json'].schema.type).toBe('object');
+        expect(deref(doc.requestBody.content['application/json'].schema).type).toBe('object');
         expect(statuses).toEqual(expect.arrayContaining(['400', '413', '415']));
       }
     }
@@ -53,38 +64,39 @@ describe('GET /openapi.json', () => {
       expect(doc?.security).toEqual([{ adminToken: [] }]);
       expect(Object.keys(doc.responses)).toEqual(expect.arrayContaining(['400', '401', '404']));
     }
-    expect(keys.post.responses['201'].content['application/json'].schema.required).toEqual(expect.arrayContaining(['api_key', 'id', 'owner', 'plan_code']));
+    expect(deref(keys.post.responses['201'].content['application/json'].schema).required).toEqual(expect.arrayContaining(['api_key', 'id', 'owner', 'plan_code']));
     expect(keys.get.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'owner', in: 'query', required: true })]));
-    const listed = keys.get.responses['200'].content['application/json'].schema.properties.keys.items;
+    const listed = deref(deref(keys.get.responses['200'].content['application/json'].schema).properties.keys.items);
     expect(Object.keys(listed.properties).sort()).toEqual(['created_at', 'id', 'owner', 'plan_code', 'prefix']);
     expect(one.delete.parameters).toEqual([expect.objectContaining({ name: 'id', in: 'path', required: true })]);
   });
 
   it('documents expiresAfterSeconds on assets and the Lot shape (CONTRACT §15)', async () => {
     const { body } = await t.request('GET', '/openapi.json');
-    const put = body.paths['/assets/{id}'].put.requestBody.content['application/json'].schema;
+    const put = deref(body.paths['/assets/{id}'].put.requestBody.content['application/json'].schema);
     expect(Object.keys(put.properties)).toEqual(expect.arrayContaining(['name', 'symbol', 'projectId', 'expiresAfterSeconds']));
     expect(put.required ?? []).not.toContain('projectId');
     const lots = body.paths['/wallets/{id}/lots'].get;
     expect(lots.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['id', 'currency']));
-    const lot = lots.responses['200'].content['application/json'].schema.properties.lots.items;
+    const lot = deref(lots.responses['200'].content['application/json'].schema.properties.lots.items);
     expect(Object.keys(lot.properties).sort()).toEqual(['amount', 'created_at', 'expires_at', 'remaining']);
-    const asset = body.paths['/assets/{id}'].get.responses['200'].content['application/json'].schema;
+    const asset = deref(body.paths['/assets/{id}'].get.responses['200'].content['application/json'].schema);
     expect(Object.keys(asset.properties)).toContain('expiresAfterSeconds');
   });
 
   it('documents outbound webhook endpoints: the secret only in the creation answer, the seven types, the deliveries log (CONTRACT §16)', async () => {
     const { body } = await t.request('GET', '/openapi.json');
-    const json = (doc: any, status: string) => doc.responses[status].content['application/json'].schema;
+    const json = (doc: any, status: string) => deref(doc.responses[status].content['application/json'].schema);
     const post = body.paths['/webhook-endpoints'].post;
-    expect(Object.keys(post.requestBody.content['application/json'].schema.properties).sort()).toEqual(['projectId', 'types', 'url']);
-    expect(post.requestBody.content['application/json'].schema.properties.types.items.enum).toHaveLength(7);
+    const request = deref(post.requestBody.content['application/json'].schema);
+    expect(Object.keys(request.properties).sort()).toEqual(['projectId', 'types', 'url']);
+    expect(request.properties.types.items.enum).toHaveLength(7);
     expect(Object.keys(json(post, '201').properties).sort()).toEqual(['created_at', 'id', 'projectId', 'secret', 'types', 'url']);
-    const listed = json(body.paths['/webhook-endpoints'].get, '200').properties.endpoints.items;
+    const listed = deref(json(body.paths['/webhook-endpoints'].get, '200').properties.endpoints.items);
     expect(Object.keys(listed.properties).sort()).toEqual(['created_at', 'id', 'projectId', 'types', 'url']);
     expect(body.paths['/webhook-endpoints'].get.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'projectId', in: 'query', required: true })]));
     expect(json(body.paths['/webhook-endpoints/{id}'].delete, '200').required).toEqual(['id', 'deleted']);
-    const delivery = json(body.paths['/webhook-endpoints/{id}/deliveries'].get, '200').properties.deliveries.items;
+    const delivery = deref(json(body.paths['/webhook-endpoints/{id}/deliveries'].get, '200').properties.deliveries.items);
     expect(Object.keys(delivery.properties).sort()).toEqual(['attempt', 'created_at', 'error', 'eventId', 'id', 'responseStatus', 'status']);
     for (const doc of [post, body.paths['/webhook-endpoints'].get, body.paths['/webhook-endpoints/{id}'].delete, body.paths['/webhook-endpoints/{id}/deliveries'].get]) {
       expect(Object.keys(doc.responses)).toEqual(expect.arrayContaining(['400', '401', '404']));
@@ -92,10 +104,55 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(post.responses)).toContain('403'); // at most 20 endpoints per project (CONTRACT §18)
   });
 
-  it('has no dangling references', async () => {
-    const { body } = await t.request('GET', '/openapi.json');
-    const refs = JSON.stringify(body).match(/"\$ref":"[^"]+"/g) ?? [];
-    for (const ref of refs) expect(ref).toMatch(/"#\/components\/schemas\/Error"/);
+  it('has no dangling references: every $ref names a component', async () => {
+    const refs = [...JSON.stringify(spec).matchAll(/"\$ref":"([^"]+)"/g)].map(([, ref]) => ref);
+    expect(refs.length).toBeGreaterThan(0);
+    for (const ref of new Set(refs)) expect({ ref, known: ref.startsWith(COMPONENTS) && ref.slice(COMPONENTS.length) in spec.components.schemas }).toEqual({ ref, known: true });
+  });
+
+  it('is a valid OpenAPI 3.1 document (@readme/openapi-parser: the 3.1 schema, refs, path parameters, unique operationIds)', async () => {
+    await expect(validate(structuredClone(spec))).resolves.toBeDefined();
+  });
+
+  it('names every operation, webhooks included, with a unique camelCase operationId', () => {
+    const operations = [...operationsOf(spec.paths), ...operationsOf(spec.webhooks)];
+    expect(operations.length).toBeGreaterThan(40);
+    for (const { where, operation } of operations) expect({ where, operationId: operation.operationId }).toEqual({ where, operationId: expect.stringMatching(/^[a-z][A-Za-z]+$/) });
+    const ids = operations.map(({ operation }) => operation.operationId);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+    expect(spec.paths['/transactions'].post.operationId).toBe('createTransaction');
+    expect(spec.paths['/wallets/{id}'].get.operationId).toBe('getWallet');
+    expect(spec.paths['/transactions'].get.operationId).toBe('listWalletTransactions');
+  });
+
+  it('keeps the named request and response schemas under components, referenced, not copied', () => {
+    const schemas = spec.components.schemas;
+    expect(Object.keys(schemas)).toEqual(expect.arrayContaining(['Error', 'Transaction', 'Wallet', 'Project', 'Asset', 'Hold', 'Pagination', 'TransferRequest', 'CreateProjectRequest', 'TransactionResult']));
+    expect(spec.paths['/transactions'].post.requestBody.content['application/json'].schema).toEqual({ $ref: `${COMPONENTS}TransferRequest` });
+    expect(spec.paths['/wallets/create/{type}'].post.responses['201'].content['application/json'].schema).toEqual({ $ref: `${COMPONENTS}Wallet` });
+    expect(schemas.TransactionResult.properties.transaction).toEqual({ $ref: `${COMPONENTS}Transaction` });
+    expect(schemas.TransferRequest.required).toEqual(expect.arrayContaining(['amount', 'currency', 'from', 'to', 'projectId']));
+    // one copy of each: a named schema's fields appear only in its component
+    const copies = JSON.stringify({ paths: spec.paths, webhooks: spec.webhooks }).split('"reversedAmount"').length - 1;
+    expect(copies).toBe(0);
+  });
+
+  it('documents each outbound event body under webhooks with the Standard Webhooks headers (CONTRACT §16)', () => {
+    expect(Object.keys(spec.webhooks).sort()).toEqual([...EVENT_TYPES].sort());
+    const data = { transaction: `${COMPONENTS}Transaction`, hold: `${COMPONENTS}Hold`, wallet: `${COMPONENTS}Wallet`, points: `${COMPONENTS}Transaction` };
+    for (const type of EVENT_TYPES) {
+      const post = spec.webhooks[type].post;
+      expect(post.parameters.map((p: any) => [p.name, p.in, p.required])).toEqual([
+        ['webhook-id', 'header', true],
+        ['webhook-timestamp', 'header', true],
+        ['webhook-signature', 'header', true],
+      ]);
+      const body = deref(post.requestBody.content['application/json'].schema);
+      expect(body.required).toEqual(['id', 'type', 'created_at', 'data']);
+      expect(body.properties.type.const).toBe(type);
+      expect(body.properties.data).toEqual({ $ref: data[type.split('.')[0] as keyof typeof data] });
+      expect(Object.keys(post.responses)).toEqual(['2XX']);
+    }
   });
 
   it('documents dryRun on the six posting operations: the query parameter and the 200 answer (CONTRACT §24)', async () => {
@@ -107,7 +164,7 @@ describe('GET /openapi.json', () => {
         path,
         parameter: { name: 'dryRun', in: 'query', required: false, schema: expect.objectContaining({ type: 'string', enum: ['true', 'false'] }) },
       });
-      const created = doc.responses['201'].content['application/json'].schema;
+      const created = deref(doc.responses['201'].content['application/json'].schema);
       const dry = doc.responses['200'].content['application/json'].schema;
       expect(dry.properties).toEqual({ ...created.properties, dryRun: expect.objectContaining({ const: true }) });
       expect(dry.required).toEqual(expect.arrayContaining([...created.required, 'dryRun']));

@@ -129,7 +129,8 @@ export type PostingCode =
   | 'hold_not_pending'
   | 'hold_expired'
   | 'not_reversible'
-  | 'reversal_exceeds';
+  | 'reversal_exceeds'
+  | 'limit_exceeded';
 
 export interface PostingResult {
   code: PostingCode;

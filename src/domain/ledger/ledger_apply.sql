@@ -5,7 +5,8 @@
 -- 'reverse' (p_target = the original transaction; p_from/p_to = its receiver/sender, the wallets
 -- locked). Every money movement goes through ledger_move; holds only move `held`.
 --
--- Outcome codes besides those of ledger_move: 'request_key_mismatch', 'reference_taken'
+-- Outcome codes besides those of ledger_move ('limit_exceeded' with its detail, §19, also for a
+-- new hold: limits_check): 'request_key_mismatch', 'reference_taken'
 -- (detail.existingId), 'hold_missing', 'hold_not_pending', 'hold_expired', 'not_reversible',
 -- 'reversal_exceeds' (detail.reversible, minor units).
 --
@@ -179,15 +180,20 @@ BEGIN
       ELSE
         -- lots (§15): expired points never fund a hold
         PERFORM lots_settle(p_project, p_from, p_asset, p_now);
+        IF (SELECT a.limit_count > 0 FROM assets a WHERE a.id = p_asset) THEN -- limits (§19): the sender's debit limits
+          detail := limits_check(p_project, p_asset, p_from, NULL, p_amount, true, false, 0, p_now);
+        END IF;
         UPDATE balances SET held = held + p_amount
-          WHERE wallet_id = p_from AND asset_id = p_asset AND amount - held >= p_amount
+          WHERE detail IS NULL AND wallet_id = p_from AND asset_id = p_asset AND amount - held >= p_amount
           RETURNING amount INTO from_balance;
-        IF from_balance IS NULL AND ledger_release_expired(p_project, p_from, p_asset, p_now) > 0 THEN
+        IF from_balance IS NULL AND detail IS NULL AND ledger_release_expired(p_project, p_from, p_asset, p_now) > 0 THEN
           UPDATE balances SET held = held + p_amount
             WHERE wallet_id = p_from AND asset_id = p_asset AND amount - held >= p_amount
             RETURNING amount INTO from_balance;
         END IF;
-        IF from_balance IS NULL THEN
+        IF detail IS NOT NULL THEN
+          v_code := 'limit_exceeded';
+        ELSIF from_balance IS NULL THEN
           v_code := 'insufficient_funds';
         ELSE
           v_created := p_now::timestamptz(3);
@@ -211,6 +217,9 @@ BEGIN
     END IF;
   ELSE
     from_balance := NULL;
+    IF v_code = 'limit_exceeded' AND p_kind <> 'hold' THEN
+      detail := m.detail;
+    END IF;
     IF p_kind = 'capture' THEN
       NULL; -- hold_id names the hold that could not be captured
     ELSE

@@ -29,11 +29,16 @@
 --   hold's reservations (lots_release: a released part of an expired lot expires now, after the
 --   capture in the history). The transaction is dated p_now, the instant expiry was judged at;
 -- * events (§16): one `transaction.posted` per transaction, after step 5, in the same database
---   transaction (ledger_emit; a refused movement returned before it and wrote none).
+--   transaction (ledger_emit; a refused movement returned before it and wrote none);
+-- * limits (§19, src/domain/limits/*.sql), only for an asset that has limits: between steps 3 and
+--   4's checks and the debit, limits_check ('limit_exceeded', detail {limitId, remaining}); not
+--   for a reversal. The running totals of counted movements (`debited`, `credited`; a reversal
+--   counts 0) move in the same row updates as the amounts and are written on the transaction row.
 CREATE OR REPLACE FUNCTION ledger_move(
   p_project integer, p_asset uuid, p_from uuid, p_to uuid, p_amount bigint, p_kind text, p_request text,
   p_id uuid, p_reference text, p_metadata json, p_reverses uuid, p_hold uuid, p_release bigint, p_now timestamp with time zone,
-  OUT code text, OUT tx_id uuid, OUT tx_seq bigint, OUT from_balance bigint, OUT to_balance bigint, OUT posted_at timestamp with time zone
+  OUT code text, OUT tx_id uuid, OUT tx_seq bigint, OUT from_balance bigint, OUT to_balance bigint, OUT posted_at timestamp with time zone,
+  OUT detail jsonb
 ) RETURNS record LANGUAGE plpgsql AS $fn$
 DECLARE
   v_status text;
@@ -42,6 +47,10 @@ DECLARE
   v_to_count bigint;
   v_lots boolean;
   v_lot_seconds integer;
+  v_limited boolean;
+  v_counted bigint := CASE WHEN p_kind = 'reversal' THEN 0 ELSE p_amount END;
+  v_from_debited bigint;
+  v_to_credited bigint;
 BEGIN
   ASSERT p_amount > 0, 'ledger_move: amounts are positive';
   IF p_from IS NOT NULL THEN
@@ -51,7 +60,7 @@ BEGIN
       RETURN;
     END IF;
   END IF;
-  SELECT a.ever_expiring, a.expires_after_seconds INTO v_lots, v_lot_seconds FROM assets a WHERE a.id = p_asset;
+  SELECT a.ever_expiring, a.expires_after_seconds, a.limit_count > 0 INTO v_lots, v_lot_seconds, v_limited FROM assets a WHERE a.id = p_asset;
   IF v_lots THEN
     IF p_from IS NOT NULL THEN
       PERFORM lots_settle(p_project, p_from, p_asset, p_now);
@@ -81,14 +90,21 @@ BEGIN
       END IF;
     END IF;
   END IF;
+  IF v_limited AND v_counted > 0 THEN
+    detail := limits_check(p_project, p_asset, p_from, p_to, p_amount, p_hold IS NULL, true, p_release, p_now);
+    IF detail IS NOT NULL THEN
+      code := 'limit_exceeded';
+      RETURN;
+    END IF;
+  END IF;
   IF p_from IS NOT NULL THEN
-    UPDATE balances SET amount = amount - p_amount, held = held - p_release, tx_count = tx_count + 1
+    UPDATE balances SET amount = amount - p_amount, held = held - p_release, tx_count = tx_count + 1, debited = debited + v_counted
       WHERE wallet_id = p_from AND asset_id = p_asset AND amount - (held - p_release) >= p_amount
-      RETURNING amount, tx_count INTO from_balance, v_from_count;
+      RETURNING amount, tx_count, debited INTO from_balance, v_from_count, v_from_debited;
     IF from_balance IS NULL AND ledger_release_expired(p_project, p_from, p_asset, p_now) > 0 THEN
-      UPDATE balances SET amount = amount - p_amount, held = held - p_release, tx_count = tx_count + 1
+      UPDATE balances SET amount = amount - p_amount, held = held - p_release, tx_count = tx_count + 1, debited = debited + v_counted
         WHERE wallet_id = p_from AND asset_id = p_asset AND amount - (held - p_release) >= p_amount
-        RETURNING amount, tx_count INTO from_balance, v_from_count;
+        RETURNING amount, tx_count, debited INTO from_balance, v_from_count, v_from_debited;
     END IF;
     IF from_balance IS NULL THEN
       code := 'insufficient_funds';
@@ -103,22 +119,22 @@ BEGIN
   END IF;
   IF p_to IS NOT NULL THEN
     IF v_to_current IS NULL THEN
-      INSERT INTO balances (wallet_id, asset_id, project_id, amount, tx_count)
-        VALUES (p_to, p_asset, p_project, p_amount, 1)
-        RETURNING amount, tx_count INTO to_balance, v_to_count;
+      INSERT INTO balances (wallet_id, asset_id, project_id, amount, tx_count, credited)
+        VALUES (p_to, p_asset, p_project, p_amount, 1, v_counted)
+        RETURNING amount, tx_count, credited INTO to_balance, v_to_count, v_to_credited;
     ELSE
-      UPDATE balances SET amount = amount + p_amount, tx_count = tx_count + 1
+      UPDATE balances SET amount = amount + p_amount, tx_count = tx_count + 1, credited = credited + v_counted
         WHERE wallet_id = p_to AND asset_id = p_asset
-        RETURNING amount, tx_count INTO to_balance, v_to_count;
+        RETURNING amount, tx_count, credited INTO to_balance, v_to_count, v_to_credited;
     END IF;
     ASSERT to_balance = coalesce(v_to_current, 0) + p_amount, 'ledger_move: a credit did not add exactly its amount';
   END IF;
   -- from_count / to_count: each side's position in its history (its balance row's tx_count after
   -- this transaction), which answers reads as of a time with one index lookup (CONTRACT §14).
   INSERT INTO transactions (id, project_id, asset_id, kind, from_wallet_id, to_wallet_id, amount, from_balance, to_balance,
-                            from_count, to_count, request_key, reverses, hold_id, reference, metadata, created_at)
+                            from_count, to_count, request_key, reverses, hold_id, reference, metadata, created_at, from_debited, to_credited)
     VALUES (coalesce(p_id, gen_random_uuid()), p_project, p_asset, p_kind, p_from, p_to, p_amount, from_balance, to_balance,
-            v_from_count, v_to_count, p_request, p_reverses, p_hold, p_reference, p_metadata, p_now)
+            v_from_count, v_to_count, p_request, p_reverses, p_hold, p_reference, p_metadata, p_now, v_from_debited, v_to_credited)
     RETURNING id, seq, created_at INTO tx_id, tx_seq, posted_at;
   IF v_lot_seconds IS NOT NULL AND p_to IS NOT NULL THEN
     PERFORM lots_credit(p_project, p_to, p_asset, p_amount, tx_id, posted_at, v_lot_seconds);

@@ -3,6 +3,7 @@ import { LedgerError, notFound, validationError } from '../errors.js';
 import { toMajor, toMinor } from '../money.js';
 import type { LedgerRepository, PostingContext } from './ledger.repository.js';
 import { checkReferences } from './ledger.rules.js';
+import { limitExceeded } from '../limits/limit.rules.js';
 import type { AssetRef, PostingResult, WalletRef } from './ledger.types.js';
 
 /** Where a posting's amount comes from: major units, or already-converted minor units (webhook fiat). */
@@ -89,6 +90,8 @@ export function refusal(result: PostingResult, fractions: number): LedgerError {
       return new LedgerError('conflict', 'this transaction cannot be reversed (it is itself a reversal)', index);
     case 'reversal_exceeds':
       return new LedgerError('conflict', 'the reversals would exceed the original amount', { ...index, reversible: toMajor(BigInt(String(detail.reversible)), fractions) });
+    case 'limit_exceeded':
+      return limitExceeded(detail, fractions, index);
     default:
       return new LedgerError('internal_error', 'unexpected posting outcome');
   }

@@ -14,7 +14,8 @@
 -- the balance row moves once by their total, and each transaction's `from_balance` and
 -- `from_count` are the wallet's balance and transaction count right after it (those after all of
 -- them, less what the later ones took and counted), so the running balance chain and the
--- history positions of CONTRACT §14 hold through expiries; they are inserted in expiry order, so
+-- history positions of CONTRACT §14 hold through expiries (and the running total of counted
+-- debits of §19, which an expiry carries unchanged); they are inserted in expiry order, so
 -- `seq` and dates agree and a wallet's history in one asset never goes back in time.
 CREATE OR REPLACE FUNCTION lots_expire_due(p_wallet uuid, p_asset uuid, p_now timestamp with time zone, p_limit integer DEFAULT NULL::integer) RETURNS integer
 LANGUAGE plpgsql AS $fn$
@@ -46,11 +47,11 @@ BEGIN
       UPDATE balances b SET amount = b.amount - total.amount, tx_count = b.tx_count + total.lots
         FROM total
        WHERE b.wallet_id = p_wallet AND b.asset_id = p_asset
-      RETURNING b.amount AS balance, b.tx_count AS count
+      RETURNING b.amount AS balance, b.tx_count AS count, b.debited
     )
-    INSERT INTO transactions (project_id, asset_id, kind, from_wallet_id, to_wallet_id, amount, from_balance, to_balance, from_count, to_count, created_at, lot_id)
+    INSERT INTO transactions (project_id, asset_id, kind, from_wallet_id, to_wallet_id, amount, from_balance, to_balance, from_count, to_count, created_at, lot_id, from_debited)
     SELECT due.project_id, p_asset, 'expiry', p_wallet, NULL, due.free, moved.balance + total.amount - due.taken, NULL,
-           moved.count - total.lots + due.n, NULL, due.expires_at, due.id
+           moved.count - total.lots + due.n, NULL, due.expires_at, due.id, moved.debited
       FROM due CROSS JOIN total CROSS JOIN moved
      ORDER BY due.expires_at, due.id
     RETURNING id, project_id, amount, from_balance, created_at

@@ -15,6 +15,7 @@ DECLARE
   v_part record;
   v_balance bigint;
   v_position bigint;
+  v_debited bigint; -- limits (§19): an expiry is not counted; its row carries the running total unchanged
   v_tx uuid;
   v_count integer;
 BEGIN
@@ -32,10 +33,10 @@ BEGIN
       UPDATE lots SET remaining = remaining - v_part.amount WHERE id = v_part.lot_id;
       UPDATE balances SET amount = amount - v_part.amount, tx_count = tx_count + 1
         WHERE wallet_id = v_part.wallet_id AND asset_id = v_part.asset_id
-        RETURNING amount, tx_count INTO v_balance, v_position;
+        RETURNING amount, tx_count, debited INTO v_balance, v_position, v_debited;
       ASSERT v_balance >= 0, 'lots_release: a wallet held less than its lots';
-      INSERT INTO transactions (project_id, asset_id, kind, from_wallet_id, to_wallet_id, amount, from_balance, to_balance, from_count, to_count, created_at, lot_id)
-        VALUES (v_part.project_id, v_part.asset_id, 'expiry', v_part.wallet_id, NULL, v_part.amount, v_balance, NULL, v_position, NULL, p_at, v_part.lot_id)
+      INSERT INTO transactions (project_id, asset_id, kind, from_wallet_id, to_wallet_id, amount, from_balance, to_balance, from_count, to_count, created_at, lot_id, from_debited)
+        VALUES (v_part.project_id, v_part.asset_id, 'expiry', v_part.wallet_id, NULL, v_part.amount, v_balance, NULL, v_position, NULL, p_at, v_part.lot_id, v_debited)
         RETURNING id INTO v_tx;
       PERFORM ledger_emit(v_part.project_id, 'points.expired', v_tx, NULL, p_at); -- events (§16), as in lots_expire_due
       v_count := v_count + 1;

@@ -10,5 +10,6 @@ import { WebhookResolver } from './webhook.resolver.js';
 import { HoldResolver } from './hold.resolver.js';
 import { SubscriptionResolver } from './subscription.resolver.js';
 import { EventResolver } from './event.resolver.js';
+import { LimitResolver, WalletLimitsResolver } from './spending-limit.resolver.js';
 
-export const resolvers: NonEmptyArray<Function> = [PlanResolver, ProjectResolver, ProjectTransactionsResolver, AssetResolver, WalletResolver, TransactionResolver, WebhookResolver, HoldResolver, BalanceResolver, EventResolver, SubscriptionResolver];
+export const resolvers: NonEmptyArray<Function> = [PlanResolver, ProjectResolver, ProjectTransactionsResolver, AssetResolver, WalletResolver, TransactionResolver, WebhookResolver, HoldResolver, BalanceResolver, EventResolver, SubscriptionResolver, LimitResolver, WalletLimitsResolver];

@@ -4,8 +4,10 @@
 // policy in three ways, each met here without loosening it:
 // - they create <style> elements from script: each gets the nonce (only scripts the policy trusts
 //   run, so the nonce reaches no one else);
-// - they set style attributes with setAttribute('style', …): done through the CSSOM instead, which
-//   CSP leaves to scripts (style attributes in markup stay blocked);
+// - they set style attributes with setAttribute('style', …), or write them in markup given to
+//   innerHTML (Scalar's highlighted code examples): done through the CSSOM instead, which CSP
+//   leaves to scripts (the markup is parsed in an inert template first; style attributes in the
+//   served markup stay blocked);
 // - they probe whether eval works (`new Function('')`) and fall back when it does not: the probe
 //   gets the EvalError the policy would raise, without a violation being reported.
 (() => {
@@ -22,6 +24,21 @@
     if (String(name).toLowerCase() === 'style' && this.style) this.style.cssText = String(value);
     else setAttribute.call(this, name, value);
   };
+
+  const innerHTML = Object.getOwnPropertyDescriptor(Element.prototype, 'innerHTML');
+  Object.defineProperty(Element.prototype, 'innerHTML', {
+    ...innerHTML,
+    set(html) {
+      const text = String(html);
+      if (!text.includes('style=') || this instanceof HTMLTemplateElement) return innerHTML.set.call(this, text);
+      const template = createElement.call(document, 'template');
+      innerHTML.set.call(template, text);
+      const styled = [...template.content.querySelectorAll('[style]')].map((element) => [element, element.getAttribute('style')]);
+      for (const [element] of styled) element.removeAttribute('style');
+      this.replaceChildren(template.content);
+      for (const [element, style] of styled) element.style.cssText = style;
+    },
+  });
 
   const NativeFunction = Function;
   const refused = function Function() {

@@ -126,6 +126,13 @@ export type DeleteAssetPayload = {
   id: Scalars['ID']['output'];
 };
 
+/** DELETE /limits/{id}. */
+export type DeletedLimit = {
+  __typename?: 'DeletedLimit';
+  deleted: Scalars['Boolean']['output'];
+  id: Scalars['ID']['output'];
+};
+
 /** A reservation of the sender's available funds for a later capture or void (CONTRACT §10). */
 export type Hold = {
   __typename?: 'Hold';
@@ -208,6 +215,63 @@ export type LedgerEventEdge = {
   node: LedgerEvent;
 };
 
+/** A spending (debit) or earning (credit) limit over a sliding window (CONTRACT §19). */
+export type Limit = {
+  __typename?: 'Limit';
+  /** The most the wallet may move in the window (major units). */
+  amount: Scalars['Decimal']['output'];
+  createdAt: Scalars['DateTime']['output'];
+  /** The asset symbol. */
+  currency: Scalars['String']['output'];
+  direction: LimitDirection;
+  id: Scalars['ID']['output'];
+  projectId: Scalars['ID']['output'];
+  /** null: every customer wallet of the project. */
+  walletId?: Maybe<Scalars['ID']['output']>;
+  /** The window: (now − windowSeconds, now]. */
+  windowSeconds: Scalars['Int']['output'];
+};
+
+export type LimitConnection = {
+  __typename?: 'LimitConnection';
+  edges: Array<LimitEdge>;
+  pageInfo: PageInfo;
+  /** All items of the list, across pages. */
+  totalCount: Scalars['Int']['output'];
+};
+
+/** debit: money leaving the wallet; credit: money arriving. */
+export type LimitDirection =
+  | 'CREDIT'
+  | 'DEBIT';
+
+export type LimitEdge = {
+  __typename?: 'LimitEdge';
+  cursor: Scalars['String']['output'];
+  node: Limit;
+};
+
+/** A limit that applies to the wallet now, with what it used and what remains (GET /wallets/{id}/limits). */
+export type LimitUsage = {
+  __typename?: 'LimitUsage';
+  /** The most the wallet may move in the window (major units). */
+  amount: Scalars['Decimal']['output'];
+  createdAt: Scalars['DateTime']['output'];
+  /** The asset symbol. */
+  currency: Scalars['String']['output'];
+  direction: LimitDirection;
+  id: Scalars['ID']['output'];
+  projectId: Scalars['ID']['output'];
+  /** amount − used, never below 0. */
+  remaining: Scalars['Decimal']['output'];
+  /** Counted movements in the window, plus (debit) pending holds created in it. */
+  used: Scalars['Decimal']['output'];
+  /** null: every customer wallet of the project. */
+  walletId?: Maybe<Scalars['ID']['output']>;
+  /** The window: (now − windowSeconds, now]. */
+  windowSeconds: Scalars['Int']['output'];
+};
+
 /** Points credited together to a customer wallet and expiring together (CONTRACT §15). */
 export type Lot = {
   __typename?: 'Lot';
@@ -235,12 +299,16 @@ export type Mutation = {
   createAsset: Asset;
   /** POST /holds: reserves the sender's available funds; nothing is posted. */
   createHold: Hold;
+  /** POST /limits: at most 50 per project (quota_exceeded). */
+  createLimit: Limit;
   /** POST /projects. */
   createProject: Project;
   /** POST /wallets/create/{type}. */
   createWallet: Wallet;
   /** DELETE /assets/{id}. */
   deleteAsset: DeleteAssetPayload;
+  /** DELETE /limits/{id}. */
+  deleteLimit: DeletedLimit;
   /** PUT /projects/{id}. */
   renameProject: Project;
   /** POST /transactions/{id}/reverse: back from the original's receiver to its sender (@mint for a seed); `balance` is the reversal's sender's. */
@@ -291,6 +359,17 @@ export type MutationCreateHoldArgs = {
 };
 
 
+export type MutationCreateLimitArgs = {
+  amount: Scalars['Decimal']['input'];
+  currency: Scalars['String']['input'];
+  direction: LimitDirection;
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  projectId: Scalars['ID']['input'];
+  walletId?: InputMaybe<Scalars['String']['input']>;
+  windowSeconds: Scalars['Int']['input'];
+};
+
+
 export type MutationCreateProjectArgs = {
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
   input: CreateProjectInput;
@@ -307,6 +386,11 @@ export type MutationCreateWalletArgs = {
 export type MutationDeleteAssetArgs = {
   id: Scalars['ID']['input'];
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationDeleteLimitArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -477,6 +561,8 @@ export type Query = {
   hold?: Maybe<Hold>;
   /** GET /holds: a project's holds, newest first; walletId (id or address) matches either side. */
   holds: HoldConnection;
+  /** GET /limits: a project's limits, oldest first; walletId (id or address) keeps that wallet's own limits only. */
+  limits: LimitConnection;
   /** The caller's plan (same as GET /user/plan). */
   plan: Plan;
   /** One of your projects (GET /projects/{id}); another owner's: not_found. */
@@ -523,6 +609,14 @@ export type QueryHoldsArgs = {
   first?: Scalars['Int']['input'];
   projectId: Scalars['ID']['input'];
   status?: InputMaybe<HoldStatus>;
+  walletId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryLimitsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: Scalars['Int']['input'];
+  projectId: Scalars['ID']['input'];
   walletId?: InputMaybe<Scalars['String']['input']>;
 };
 
@@ -732,6 +826,8 @@ export type Wallet = {
   balances: Array<Balance>;
   createdAt: Scalars['DateTime']['output'];
   id: Scalars['ID']['output'];
+  /** GET /wallets/{id}/limits: the limits that apply to the wallet now, every currency and direction, with used and remaining. */
+  limits: Array<LimitUsage>;
   project: Project;
   projectId: Scalars['ID']['output'];
   status: WalletStatus;
