@@ -19,12 +19,18 @@ const FILES: Record<string, { file: string; type: string }> = {
   'graphiql-page.css': { file: 'src/web/pages/graphiql-page.css', type: 'text/css' },
   'docs-page.js': { file: 'src/web/pages/docs-page.js', type: 'text/javascript' },
   'console.js': { file: 'src/web/console/console.js', type: 'text/javascript' },
-  'console-api.js': { file: 'src/web/console/api.js', type: 'text/javascript' },
-  'console-chart.js': { file: 'src/web/console/chart.js', type: 'text/javascript' },
-  'console-forms.js': { file: 'src/web/console/forms.js', type: 'text/javascript' },
-  'console-live.js': { file: 'src/web/console/live.js', type: 'text/javascript' },
   'console.css': { file: 'src/web/console/console.css', type: 'text/css' },
+  'console-icon.svg': { file: 'src/web/console/icon.svg', type: 'image/svg+xml' },
+  ...consoleModules(),
 };
+
+/** The console's ES modules, src/web/console/<name>.js served as /static/console-<name>.js (the names its imports use). */
+function consoleModules(): Record<string, { file: string; type: string }> {
+  const names = ['api', 'dom', 'table', 'dialog', 'chart', 'forms', 'live', 'theme', 'wallet-limits', 'wallet-monitors'];
+  const views = ['dashboard', 'program', 'wallets', 'wallet', 'transactions', 'transaction', 'holds', 'events', 'webhooks'];
+  const modules = [...names, ...views.map((v) => `view-${v}`)];
+  return Object.fromEntries(modules.map((m) => [`console-${m}.js`, { file: `src/web/console/${m}.js`, type: 'text/javascript' }]));
+}
 
 export interface Asset {
   body: string | Buffer;

@@ -38,30 +38,36 @@ describe('/console', () => {
     await page.getByLabel('API key').fill(f.key);
     await page.getByRole('button', { name: 'Use key' }).click();
     await page.getByLabel('Project', { exact: true }).selectOption(String(f.projectId));
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Wallets' }).click();
     const systemRow = page.locator(`tr[data-wallet="${f.system.id}"]`);
     await systemRow.locator(`td[data-field="${f.symbol}.balance"]`).filter({ hasText: /^100$/ }).waitFor();
     timings.consoleFirstLoad = Date.now() - started;
     timings.consoleFirstLoadBytes = bytes;
 
+    await page.getByRole('button', { name: 'Transfer…' }).click();
     const form = page.getByRole('form', { name: 'Transfer' });
     await form.getByLabel('From (wallet id or address)').fill(f.system.address);
     await form.getByLabel('To (wallet id or address)').fill(f.customers[0].address);
     await form.getByLabel('Amount (major units)').fill('12.5');
     await form.getByLabel('Currency (asset symbol)').fill(f.symbol);
     await form.getByRole('button', { name: 'Transfer' }).click();
-    await page.locator('#transfer-result').filter({ hasText: 'Done' }).waitFor();
+    await form.waitFor({ state: 'detached' }); // the dialog closes once the transfer is posted
     await systemRow.locator(`td[data-field="${f.symbol}.balance"]`).filter({ hasText: /^87\.5$/ }).waitFor();
     await page.locator(`tr[data-wallet="${f.customers[0].id}"] td[data-field="${f.symbol}.balance"]`).filter({ hasText: /^12\.5$/ }).waitFor();
 
     // the contract's error, shown as code and message
+    await page.getByRole('button', { name: 'Transfer…' }).click();
+    await form.getByLabel('From (wallet id or address)').fill(f.system.address);
+    await form.getByLabel('To (wallet id or address)').fill(f.customers[0].address);
     await form.getByLabel('Amount (major units)').fill('1000');
     await form.getByRole('button', { name: 'Transfer' }).click();
     await page.locator('#transfer-result.error').filter({ hasText: 'insufficient_funds' }).waitFor();
+    await form.getByRole('button', { name: 'Cancel' }).click();
 
     // a wallet's history and its balance chart
-    await page.getByRole('button', { name: f.customers[0].address }).click();
-    await page.locator('#wallet table.history tbody tr').first().waitFor();
-    expect(await page.locator('#wallet svg.chart polyline').count()).toBe(1);
+    await page.getByRole('link', { name: f.customers[0].address }).click();
+    await page.locator('#wallet-activity table.history tbody tr').first().waitFor();
+    expect(await page.locator('#wallet-activity svg.chart polyline').count()).toBe(1);
 
     expect(seen.foreign).toEqual([]);
     const balance = await t.request('GET', `/wallets/${f.customers[0].id}`, { key: f.key });
@@ -77,6 +83,7 @@ describe('/console', () => {
     await page.getByLabel('API key').fill(f.key);
     await page.getByRole('button', { name: 'Use key' }).click();
     await page.getByLabel('Project', { exact: true }).selectOption(String(f.projectId));
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Wallets' }).click();
     await page.locator('#live').filter({ hasText: 'Live' }).waitFor();
     const cell = page.locator(`tr[data-wallet="${f.customers[1].id}"] td[data-field="${f.symbol}.balance"]`);
     await cell.filter({ hasText: /^0$/ }).waitFor();

@@ -1,5 +1,6 @@
-// The console speaks only GraphQL, with the api_key the operator pasted (kept in sessionStorage,
-// so it is gone when the tab closes).
+// The console's calls to the service: GraphQL for what it already offered (wallets, money moves,
+// live subscriptions), REST for the rest, whose shapes the contract states. The api_key the
+// operator pasted is kept in sessionStorage, so it is gone when the tab closes.
 const KEY = 'ledger.console.api_key';
 
 export const apiKey = {
@@ -8,12 +9,18 @@ export const apiKey = {
   clear: () => sessionStorage.removeItem(KEY),
 };
 
-/** An error as the contract states it: code, message, details. */
+/** An error as the contract states it: code, message, details (and the HTTP status for REST). */
 export class ApiError extends Error {
-  constructor(code, message, details) {
+  constructor(code, message, details, status) {
     super(message);
     this.code = code;
     this.details = details ?? {};
+    this.status = status;
+  }
+
+  /** The service has no such route (an endpoint another version adds): the view says so instead of failing. */
+  get unavailable() {
+    return this.status === 404 && /^no route for /.test(this.message);
   }
 }
 
@@ -27,8 +34,27 @@ export async function gql(query, variables = {}) {
   if (body.errors?.length) {
     const [error] = body.errors;
     const ext = error.extensions ?? {};
-    throw new ApiError(ext.code ?? 'internal_error', error.message, ext.details);
+    throw new ApiError(ext.code ?? 'internal_error', error.message, ext.details, res.status);
   }
-  if (!res.ok) throw new ApiError(body.code ?? 'internal_error', body.message ?? `HTTP ${res.status}`, body.details);
+  if (!res.ok) throw new ApiError(body.code ?? 'internal_error', body.message ?? `HTTP ${res.status}`, body.details, res.status);
   return body.data;
+}
+
+/** A REST call: `query` drops empty values; the answer's JSON, or an ApiError with the contract's body. */
+export async function rest(method, path, { query, body } = {}) {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined && value !== null && value !== '') params.append(name, String(value));
+  const url = params.size ? `${path}?${params}` : path;
+  const headers = { api_key: apiKey.get() };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const json = await res.json().catch(() => ({}));
+  if (!res.ok) throw new ApiError(json.code ?? 'internal_error', json.message ?? `HTTP ${res.status}`, json.details, res.status);
+  return json;
+}
+
+/** "code: message {details}", as an operator reads a refusal. */
+export function errorText(error) {
+  const details = Object.keys(error.details ?? {}).length ? ` ${JSON.stringify(error.details)}` : '';
+  return `${error.code ?? 'error'}: ${error.message}${details}`;
 }

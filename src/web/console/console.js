@@ -1,204 +1,120 @@
-// The operator console: one page, plain ES modules, the GraphQL API only.
-import { apiKey, gql } from './console-api.js';
-import { balanceChart } from './console-chart.js';
-import { FIELD_LABELS, FORMS } from './console-forms.js';
-import { liveWallets } from './console-live.js';
+// The operator console: a shell (key, project, navigation, theme) and one module per view, each
+// loaded when first opened. Routes are the URL's hash: #/<view>/<id>, so a view can be linked to.
+import { apiKey, rest } from './console-api.js';
+import { el, failure } from './console-dom.js';
+import { themeToggle } from './console-theme.js';
 
-// The balance columns shown for each currency; holds add 'held' and 'available' here.
-const BALANCE_FIELDS = ['balance', 'held', 'available'];
-const PAGE_SIZE = 20;
-// Without a live subscription the open page and wallet are re-read this often; with one, only
-// rarely (new wallets emit no event).
-const POLL_MS = 3000;
-const LIVE_POLL_MS = 30000;
+const VIEWS = [
+  { path: 'dashboard', label: 'Dashboard', load: () => import('./console-view-dashboard.js') },
+  { path: 'program', label: 'Program', load: () => import('./console-view-program.js') },
+  { path: 'wallets', label: 'Wallets', load: () => import('./console-view-wallets.js') },
+  { path: 'transactions', label: 'Transactions', load: () => import('./console-view-transactions.js') },
+  { path: 'holds', label: 'Holds', load: () => import('./console-view-holds.js') },
+  { path: 'events', label: 'Events', load: () => import('./console-view-events.js') },
+  { path: 'webhooks', label: 'Webhooks', load: () => import('./console-view-webhooks.js') },
+];
+const PROJECT = 'ledger.console.project';
 
-const state = { projectId: null, cursors: [null], page: 0, walletId: null, wallets: [], search: '' };
 const root = document.getElementById('console');
-
-const el = (tag, attrs = {}, ...children) => {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (name.startsWith('on')) node.addEventListener(name.slice(2), value);
-    else if (value !== undefined && value !== null && value !== false) node.setAttribute(name, value === true ? '' : value);
-  }
-  node.append(...children.flat().filter((c) => c !== null && c !== undefined));
-  return node;
+const ctx = {
+  projects: [],
+  project: null,
+  plan: null,
+  params: [],
+  get projectId() {
+    return this.project?.id ?? null;
+  },
+  go: (hash) => (location.hash === hash ? route() : (location.hash = hash)),
+  reloadProjects: (selectId) => loadProjects(selectId),
 };
+let leave = null; // the open view's clean-up (subscriptions, timers)
+let routing = 0;
 
-const live = liveWallets({
-  apiKey,
-  onWallet: (wallet) => void applyWalletChange(wallet),
-  onState: (connected) => showLive(connected),
-});
-
-function showLive(connected) {
-  const note = document.getElementById('live');
-  if (note) note.textContent = connected ? 'Live: balances update as they change.' : `Balances refresh every ${POLL_MS / 1000} s.`;
-}
-
-function render() {
-  live.stop();
+function shell() {
+  if (!apiKey.get()) return signIn();
+  const select = el('select', { id: 'project', onchange: (e) => chooseProject(e.target.value) });
   root.replaceChildren(
-    el('header', {}, el('h1', {}, 'Ledger console'), el('p', { id: 'live', role: 'status' })),
-    keySection(),
-    el('main', {}, el('section', { id: 'projects', 'aria-labelledby': 'projects-title' }), el('section', { id: 'wallets', 'aria-labelledby': 'wallets-title' }), el('section', { id: 'wallet', 'aria-live': 'polite' }), el('section', { id: 'forms', 'aria-labelledby': 'forms-title' })),
+    el('a', { class: 'skip', href: '#view' }, 'Skip to content'),
+    el('header', { class: 'top' },
+      el('h1', {}, el('a', { href: '#/dashboard' }, 'Ledger console')),
+      el('div', { class: 'project-picker' }, el('label', { for: 'project' }, 'Project'), select),
+      el('div', { class: 'top-actions' }, themeToggle(), el('button', { type: 'button', class: 'ghost', onclick: () => { apiKey.clear(); sessionStorage.removeItem(PROJECT); shell(); } }, 'Forget key'))),
+    el('nav', { class: 'views', 'aria-label': 'Views' }, el('ul', {}, VIEWS.map((v) => el('li', {}, el('a', { href: `#/${v.path}`, 'data-view': v.path }, v.label))))),
+    el('main', { id: 'view', tabindex: '-1' }),
   );
-  showLive(false);
-  if (apiKey.get()) void loadProjects();
+  void loadProjects(sessionStorage.getItem(PROJECT));
 }
 
-function keySection() {
-  const input = el('input', { id: 'api-key', type: 'password', autocomplete: 'off', value: apiKey.get() });
-  const form = el('form', { id: 'key-form', onsubmit: (e) => { e.preventDefault(); apiKey.set(input.value.trim()); render(); } },
-    el('label', { for: 'api-key' }, 'API key'), input, el('button', { type: 'submit' }, 'Use key'),
-    el('button', { type: 'button', onclick: () => { apiKey.clear(); render(); } }, 'Forget key'));
-  return el('section', { 'aria-label': 'Authentication' }, form, el('p', { id: 'status', role: 'status' }));
+function signIn() {
+  leave?.();
+  leave = null;
+  const input = el('input', { id: 'api-key', type: 'password', autocomplete: 'off', required: true });
+  root.replaceChildren(
+    el('header', { class: 'top' }, el('h1', {}, 'Ledger console'), el('div', { class: 'top-actions' }, themeToggle())),
+    el('main', { id: 'view', class: 'sign-in' },
+      el('form', { id: 'key-form', class: 'card', onsubmit: (e) => { e.preventDefault(); apiKey.set(input.value.trim()); shell(); } },
+        el('h2', {}, 'Sign in with an API key'),
+        el('p', {}, 'The key stays in this tab (session storage) and goes only to this service.'),
+        el('div', { class: 'field' }, el('label', { for: 'api-key' }, 'API key'), input),
+        el('button', { type: 'submit', class: 'primary' }, 'Use key'))),
+  );
 }
 
-function showStatus(text, isError = false) {
-  const status = document.getElementById('status');
-  status.textContent = text;
-  status.className = isError ? 'error' : '';
-}
-
-async function loadProjects() {
+async function loadProjects(selectId) {
+  const view = document.getElementById('view');
   try {
-    const data = await gql(`{ projects(first: 100) { edges { node { id name } } } }`);
-    const projects = data.projects.edges.map((e) => e.node);
-    const select = el('select', { id: 'project', onchange: (e) => selectProject(e.target.value) },
-      el('option', { value: '' }, '— choose —'), projects.map((p) => el('option', { value: p.id, selected: p.id === state.projectId }, `${p.name} (#${p.id})`)));
-    document.getElementById('projects').replaceChildren(el('h2', { id: 'projects-title' }, 'Projects'), el('label', { for: 'project' }, 'Project'), select);
-    showStatus(projects.length ? '' : 'No projects yet for this key.');
-    if (state.projectId) await refresh();
+    const [plan, page] = await Promise.all([rest('GET', '/user/plan'), rest('GET', '/projects', { query: { limit: 100 } })]);
+    ctx.plan = plan;
+    ctx.projects = page.projects;
   } catch (error) {
-    showStatus(`${error.code}: ${error.message}`, true);
-  }
-}
-
-function selectProject(id) {
-  Object.assign(state, { projectId: id || null, cursors: [null], page: 0, walletId: null });
-  renderForms();
-  void refresh();
-}
-
-async function refresh() {
-  if (!state.projectId) return;
-  await loadWallets();
-  if (state.walletId) await loadWallet(state.walletId);
-}
-
-async function loadWallets() {
-  const data = await gql(
-    `query($projectId: ID!, $first: Int!, $after: String) { wallets(projectId: $projectId, first: $first, after: $after) {
-       totalCount pageInfo { hasNextPage endCursor }
-       edges { node { id address type status balances { currency ${BALANCE_FIELDS.join(' ')} } } } } }`,
-    { projectId: state.projectId, first: PAGE_SIZE, after: state.cursors[state.page] },
-  );
-  state.wallets = data.wallets.edges.map((e) => e.node);
-  state.total = data.wallets.totalCount;
-  state.cursors[state.page + 1] = data.wallets.pageInfo.hasNextPage ? data.wallets.pageInfo.endCursor : undefined;
-  renderWallets(data.wallets.totalCount);
-  live.watch([...state.wallets.map((w) => w.id), state.walletId]);
-}
-
-/** A walletChanged message: the row's cells change in place (the search box keeps its focus); an open wallet re-reads its history. */
-async function applyWalletChange(wallet) {
-  const known = state.wallets.find((w) => w.id === wallet.id);
-  if (known) Object.assign(known, { status: wallet.status, balances: wallet.balances });
-  const row = document.querySelector(`tr[data-wallet="${wallet.id}"]`);
-  if (row) {
-    row.querySelector('td[data-field="status"]').textContent = wallet.status.toLowerCase();
-    for (const b of wallet.balances) {
-      for (const f of BALANCE_FIELDS) {
-        const cell = row.querySelector(`td[data-field="${b.currency}.${f}"]`);
-        if (cell) cell.textContent = b[f] ?? '';
-      }
+    if (error.code === 'unauthorized') {
+      apiKey.clear();
+      signIn();
+      document.getElementById('key-form').prepend(el('p', { class: 'error', role: 'alert' }, 'That key was refused (unauthorized).'));
+      return;
     }
+    view.replaceChildren(failure(error, 'Projects'));
+    return;
   }
-  if (wallet.id === state.walletId) await loadWallet(wallet.id).catch(() => undefined);
-}
-
-function renderWallets(total) {
-  const section = document.getElementById('wallets');
-  const search = el('input', { id: 'wallet-search', type: 'search', value: state.search, oninput: (e) => { state.search = e.target.value; renderWallets(total); document.getElementById('wallet-search').focus(); } });
-  const shown = state.wallets.filter((w) => w.address.toLowerCase().includes(state.search.toLowerCase()) || w.id.startsWith(state.search));
-  const currencies = [...new Set(state.wallets.flatMap((w) => w.balances.map((b) => b.currency)))];
-  const headers = ['Address', 'Type', 'Status', ...currencies.flatMap((c) => BALANCE_FIELDS.map((f) => `${c} ${f}`))];
-  const rows = shown.map((w) =>
-    el('tr', { 'data-wallet': w.id },
-      el('td', {}, el('button', { type: 'button', class: 'link', onclick: () => { state.walletId = w.id; live.watch([...state.wallets.map((x) => x.id), w.id]); void loadWallet(w.id); } }, w.address)),
-      el('td', {}, w.type.toLowerCase()), el('td', { 'data-field': 'status' }, w.status.toLowerCase()),
-      currencies.flatMap((c) => BALANCE_FIELDS.map((f) => el('td', { class: 'num', 'data-field': `${c}.${f}` }, w.balances.find((b) => b.currency === c)?.[f] ?? '')))));
-  section.replaceChildren(
-    el('h2', { id: 'wallets-title' }, `Wallets (${total})`),
-    el('label', { for: 'wallet-search' }, 'Search this page by address or id'), search,
-    el('table', {}, el('thead', {}, el('tr', {}, headers.map((h) => el('th', { scope: 'col' }, h)))), el('tbody', {}, rows)),
-    el('nav', { 'aria-label': 'Wallet pages' },
-      el('button', { type: 'button', disabled: state.page === 0, onclick: () => { state.page--; void loadWallets(); } }, 'Previous'),
-      el('span', {}, ` page ${state.page + 1} `),
-      el('button', { type: 'button', disabled: !state.cursors[state.page + 1], onclick: () => { state.page++; void loadWallets(); } }, 'Next')),
+  const wanted = ctx.projects.find((p) => String(p.id) === String(selectId)) ?? ctx.projects[0] ?? null;
+  ctx.project = wanted;
+  if (wanted) sessionStorage.setItem(PROJECT, String(wanted.id));
+  const select = document.getElementById('project');
+  select.replaceChildren(
+    ...(ctx.projects.length ? [] : [el('option', { value: '' }, 'No project yet')]),
+    ...ctx.projects.map((p) => el('option', { value: p.id, selected: p === wanted }, `${p.name} (#${p.id})`)),
   );
+  select.disabled = ctx.projects.length === 0;
+  await route();
 }
 
-async function loadWallet(id) {
-  const data = await gql(
-    `query($id: ID!) { wallet(id: $id) { id address type status balances { currency ${BALANCE_FIELDS.join(' ')} }
-       transactions(first: 100) { edges { node { id amount currency from to date balance } } } } }`,
-    { id },
-  );
-  const wallet = data.wallet;
-  if (!wallet) return;
-  const history = wallet.transactions.edges.map((e) => e.node);
-  const currency = wallet.balances[0]?.currency;
-  const points = history.filter((t) => t.currency === currency).reverse().map((t) => ({ date: new Date(t.date), value: Number(t.balance) }));
-  document.getElementById('wallet').replaceChildren(
-    el('h2', {}, `Wallet ${wallet.address}`),
-    el('p', {}, `${wallet.type.toLowerCase()}, ${wallet.status.toLowerCase()} — id `, el('code', {}, wallet.id)),
-    el('ul', { class: 'balances' }, wallet.balances.map((b) => el('li', {}, `${b.currency}: `, BALANCE_FIELDS.map((f) => el('span', { 'data-field': f }, `${f} ${b[f]} `))))),
-    el('figure', {}, balanceChart(points, { label: `${currency ?? ''} balance over time` }), el('figcaption', {}, `${currency ?? ''} balance over time (last ${points.length} transactions)`)),
-    el('table', { class: 'history' },
-      el('caption', {}, 'History, newest first'),
-      el('thead', {}, el('tr', {}, ['Date', 'From', 'To', 'Amount', 'Currency', 'Balance after', 'Id'].map((h) => el('th', { scope: 'col' }, h)))),
-      el('tbody', {}, history.map((t) => el('tr', {}, el('td', {}, t.date), el('td', {}, t.from), el('td', {}, t.to), el('td', { class: 'num' }, t.amount), el('td', {}, t.currency), el('td', { class: 'num' }, t.balance ?? ''), el('td', {}, el('code', {}, t.id)))))),
-  );
+function chooseProject(id) {
+  ctx.project = ctx.projects.find((p) => String(p.id) === id) ?? null;
+  if (ctx.project) sessionStorage.setItem(PROJECT, id);
+  void route();
 }
 
-function renderForms() {
-  const section = document.getElementById('forms');
-  if (!state.projectId) return section.replaceChildren();
-  section.replaceChildren(el('h2', { id: 'forms-title' }, 'Move money'), ...FORMS.map(formFor));
+/** Opens the view the hash names (the dashboard by default), after closing the open one. */
+async function route() {
+  const view = document.getElementById('view');
+  if (!view || !apiKey.get()) return;
+  const [path, ...params] = location.hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
+  const target = VIEWS.find((v) => v.path === path) ?? VIEWS[0];
+  for (const link of document.querySelectorAll('nav.views a')) {
+    if (link.dataset.view === target.path) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
+  }
+  leave?.();
+  leave = null;
+  const mine = ++routing;
+  ctx.params = params.filter(Boolean);
+  document.title = `${target.label} · Ledger console`;
+  const module = await target.load();
+  if (mine !== routing) return; // another navigation started meanwhile
+  const container = el('div', { class: `view view-${target.path}`, 'data-view': target.path });
+  view.replaceChildren(container);
+  leave = module.mount(container, ctx) ?? null;
 }
 
-function formFor(spec) {
-  const result = el('output', { id: `${spec.id}-result`, 'aria-live': 'polite' });
-  const inputs = spec.fields.map((field) => {
-    const id = `${spec.id}-${field}`;
-    return el('div', { class: 'field' }, el('label', { for: id }, FIELD_LABELS[field]), el('input', { id, name: field, required: !['expiresIn'].includes(field) && !(field === 'amount' && spec.id !== 'transfer' && spec.id !== 'seed' && spec.id !== 'hold') }));
-  });
-  const form = el('form', { id: `${spec.id}-form`, 'aria-label': spec.title, onsubmit: async (e) => {
-    e.preventDefault();
-    const values = Object.fromEntries(new FormData(form).entries());
-    result.className = '';
-    result.textContent = 'Sending…';
-    try {
-      const data = await gql(spec.mutation, spec.variables(state.projectId, values));
-      result.textContent = `Done: ${JSON.stringify(Object.values(data)[0])}`;
-      await refresh();
-    } catch (error) {
-      result.className = 'error';
-      result.textContent = `${error.code}: ${error.message}${Object.keys(error.details ?? {}).length ? ` ${JSON.stringify(error.details)}` : ''}`;
-    }
-  } }, el('fieldset', {}, el('legend', {}, spec.title), inputs, el('button', { type: 'submit' }, spec.title)), result);
-  return form;
-}
-
-// Live balances come from walletChanged subscriptions; polling is the fallback, and with a live
-// socket a slow re-read still picks up wallets created elsewhere.
-let lastRead = 0;
-setInterval(() => {
-  if (!apiKey.get() || !state.projectId || document.hidden) return;
-  if (Date.now() - lastRead < (live.connected ? LIVE_POLL_MS : POLL_MS)) return;
-  lastRead = Date.now();
-  void refresh().catch(() => undefined);
-}, POLL_MS);
-render();
+window.addEventListener('hashchange', () => void route());
+shell();

@@ -1,5 +1,8 @@
-// Every write the console offers, declared once: a form is its fields and the mutation it runs.
-// Adding a verb is one entry here.
+// The money moves the console offers, declared once: a form is its fields and the mutation it
+// runs. Adding a verb is one entry here; openMoneyForm shows one in a dialog.
+import { gql } from './console-api.js';
+import { openForm } from './console-dialog.js';
+
 export const FORMS = [
   {
     id: 'transfer',
@@ -55,3 +58,20 @@ export const FIELD_LABELS = {
   holdId: 'Hold id',
   transactionId: 'Transaction id',
 };
+
+// Optional fields; every other one is required.
+const OPTIONAL = { expiresIn: true, amount: (id) => !['transfer', 'seed', 'hold'].includes(id) };
+
+/** Opens the form `id` (a FORMS entry) in a dialog, `values` prefilled; `done(result)` after it succeeds. */
+export function openMoneyForm(id, projectId, values, done) {
+  const spec = FORMS.find((f) => f.id === id);
+  const optional = (field) => (typeof OPTIONAL[field] === 'function' ? OPTIONAL[field](id) : OPTIONAL[field] ?? false);
+  openForm({
+    id: spec.id,
+    title: spec.title,
+    fields: spec.fields.map((name) => ({ name, label: FIELD_LABELS[name], required: !optional(name), value: values[name] ?? '', inputmode: name === 'amount' || name === 'expiresIn' ? 'decimal' : null })),
+    onSubmit: async (v) => {
+      await done(Object.values(await gql(spec.mutation, spec.variables(projectId, v)))[0]);
+    },
+  });
+}

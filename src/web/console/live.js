@@ -70,3 +70,33 @@ export function liveWallets({ apiKey, onWallet, onState }) {
     },
   };
 }
+
+const LEDGER_EVENTS = `subscription($projectId: ID!) { ledgerEvents(projectId: $projectId) { id seq type projectId data createdAt } }`;
+
+/**
+ * A project's events as they commit (ledgerEvents), each once in `seq` order, on a socket of its
+ * own that closes with stop(). Without a socket, `onState(false)` and the view reads pages instead.
+ */
+export function liveEvents({ apiKey, projectId, onEvent, onState }) {
+  if (typeof graphqlWs === 'undefined' || typeof WebSocket === 'undefined') {
+    onState(false);
+    return { stop() {} };
+  }
+  const url = new URL('/graphql', location.href).toString().replace(/^http/, 'ws');
+  const client = graphqlWs.createClient({
+    url,
+    connectionParams: () => ({ api_key: apiKey.get() }),
+    on: { connected: () => onState(true), closed: () => onState(false) },
+  });
+  const dispose = client.subscribe({ query: LEDGER_EVENTS, variables: { projectId } }, {
+    next: (result) => result.data?.ledgerEvents && onEvent(result.data.ledgerEvents),
+    error: () => onState(false),
+    complete: () => onState(false),
+  });
+  return {
+    stop() {
+      dispose();
+      client.dispose();
+    },
+  };
+}

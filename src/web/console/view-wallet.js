@@ -1,0 +1,122 @@
+// One wallet: its balances (live), status control, balance chart and history, and the limits and
+// balance monitors that apply to it.
+import { apiKey, errorText, gql, rest } from './console-api.js';
+import { balanceChart } from './console-chart.js';
+import { button, code, el, failure, heading, loading, time } from './console-dom.js';
+import { liveWallets } from './console-live.js';
+import { dataTable } from './console-table.js';
+import { BALANCE_FIELDS } from './console-view-wallets.js';
+import { limitsPanel } from './console-wallet-limits.js';
+import { monitorsPanel } from './console-wallet-monitors.js';
+
+const STATUSES = ['active', 'suspended', 'closed'];
+
+export function mount(view, ctx) {
+  const id = ctx.params[0];
+  const summary = el('div', { id: 'wallet', 'aria-live': 'polite' }, loading('the wallet'));
+  const extras = el('div', { class: 'grid-2' });
+  const activity = el('div', { id: 'wallet-activity' });
+  view.append(el('p', { class: 'crumbs' }, el('a', { href: '#/wallets' }, '← Wallets')), summary, extras, activity);
+
+  let wallet = null;
+  async function load() {
+    try {
+      const data = await gql(
+        `query($id: ID!) { wallet(id: $id) { id address type status createdAt balances { currency ${BALANCE_FIELDS.join(' ')} }
+           transactions(first: 100) { edges { node { id amount currency from to date balance } } } } }`,
+        { id },
+      );
+      if (!data.wallet) throw Object.assign(new Error('No wallet with this id in your projects.'), { code: 'not_found' });
+      const first = !wallet;
+      wallet = data.wallet;
+      draw();
+      if (first) extras.replaceChildren(limitsPanel(ctx, wallet), monitorsPanel(ctx, wallet));
+    } catch (error) {
+      summary.replaceChildren(failure(error, 'The wallet'));
+    }
+  }
+
+  // the status form stays in place across re-reads (a live change must not reset a choice being made)
+  const facts = el('div', {});
+  const balances = el('div', {});
+  let status = null;
+
+  function draw() {
+    const history = wallet.transactions.edges.map((e) => e.node);
+    const currency = wallet.balances[0]?.currency;
+    const points = history.filter((t) => t.currency === currency).reverse().map((t) => ({ date: new Date(t.date), value: Number(t.balance) }));
+    if (!status) {
+      status = statusControl();
+      summary.replaceChildren(facts, status.form, balances);
+    }
+    status.show(wallet.status.toLowerCase());
+    facts.replaceChildren(
+      heading(`Wallet ${wallet.address}`),
+      el('dl', { class: 'facts' },
+        el('dt', {}, 'Id'), el('dd', {}, code(wallet.id)),
+        el('dt', {}, 'Type'), el('dd', {}, wallet.type.toLowerCase()),
+        el('dt', {}, 'Status'), el('dd', { 'data-field': 'status' }, el('span', { class: `badge status-${wallet.status.toLowerCase()}` }, wallet.status.toLowerCase())),
+        el('dt', {}, 'Created'), el('dd', {}, time(wallet.createdAt))));
+    balances.replaceChildren(
+      dataTable({
+        caption: 'Balances',
+        className: 'balances',
+        columns: [{ key: 'currency', label: 'Currency' }, ...BALANCE_FIELDS.map((f) => ({ key: f, label: f, num: true, value: (b) => Number(b[f]), render: (b) => b[f], field: () => f }))],
+        rows: wallet.balances,
+        empty: el('p', { class: 'muted' }, 'The project has no asset yet.'),
+      }));
+    activity.replaceChildren(
+      el('figure', { class: 'panel' }, balanceChart(points, { label: `${currency ?? ''} balance over time` }), el('figcaption', {}, `${currency ?? ''} balance over time (last ${points.length} transactions)`)),
+      dataTable({
+        caption: 'History, newest first',
+        className: 'history',
+        columns: [
+          { key: 'date', label: 'Date', render: (t) => time(t.date) },
+          { key: 'from', label: 'From' },
+          { key: 'to', label: 'To' },
+          { key: 'amount', label: 'Amount', num: true, value: (t) => Number(t.amount), render: (t) => t.amount },
+          { key: 'currency', label: 'Currency' },
+          { key: 'balance', label: 'Balance after', num: true, value: (t) => Number(t.balance), render: (t) => t.balance ?? '' },
+          { key: 'id', label: 'Transaction', render: (t) => el('a', { href: `#/transactions/${t.id}` }, t.id.slice(0, 8)) },
+        ],
+        rows: history,
+        empty: el('p', { class: 'muted' }, 'No transactions yet.'),
+      }),
+    );
+  }
+
+  /** The status select and its button; `show(status)` follows the wallet's status when it changes. */
+  function statusControl() {
+    const select = el('select', { id: 'wallet-status' }, STATUSES.map((s) => el('option', { value: s }, s)));
+    const button = el('button', { type: 'submit' }, 'Change status');
+    const hint = el('small', { class: 'hint' });
+    const result = el('output', { id: 'wallet-status-result', class: 'result', 'aria-live': 'polite' });
+    const form = el('form', { class: 'inline-form', 'aria-label': 'Wallet status' }, el('label', { for: 'wallet-status' }, 'Status'), select, button, hint, result);
+    let shown = null;
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      result.className = 'result';
+      result.textContent = 'Sending…';
+      try {
+        await rest('PUT', `/wallets/status/${wallet.id}`, { body: { projectId: ctx.projectId, status: select.value } });
+        result.textContent = '';
+        await load();
+      } catch (error) {
+        result.className = 'result error';
+        result.textContent = errorText(error);
+      }
+    });
+    const show = (current) => {
+      if (current === shown) return;
+      shown = current;
+      select.value = current;
+      select.disabled = button.disabled = current === 'closed';
+      hint.textContent = current === 'closed' ? 'A closed wallet stays closed.' : 'Closing needs every balance at zero and no pending hold.';
+    };
+    return { form, show };
+  }
+
+  const live = liveWallets({ apiKey, onWallet: () => void load(), onState: () => {} });
+  void load().then(() => live.watch([id]));
+  return () => live.stop();
+}
