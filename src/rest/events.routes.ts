@@ -5,18 +5,12 @@ import type { Services } from '../services.js';
 import { crossingJson, CrossingBody } from './balance-monitors.routes.js';
 import { holdJson, HoldBody } from './holds.routes.js';
 import { transactionJson } from './presenters.js';
-import { ProjectIdQuery, queryInt, TransactionBody } from './schemas.js';
+import { ProjectIdQuery, afterSeq, queryInt, TransactionBody } from './schemas.js';
 import { WalletBody, walletJson } from './wallets.schemas.js';
 
 const EventListQuery = z.strictObject({
   projectId: ProjectIdQuery,
-  after: z
-    .string()
-    .regex(/^\d{1,16}$/, 'must be an integer')
-    .transform(Number)
-    .pipe(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER))
-    .default(0)
-    .meta({ description: 'A `seq`: the events after it (default 0, from the first).' }),
+  after: afterSeq('events'),
   limit: queryInt(1, 100).default(20),
 });
 

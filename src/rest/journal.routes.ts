@@ -3,16 +3,10 @@ import type { JournalEntry, VerifyReport } from '../domain/journal/journal.types
 import { route, type Route } from '../http/route.js';
 import type { Services } from '../services.js';
 import { ProjectIdParams } from './projects.schemas.js';
-import { queryInt } from './schemas.js';
+import { afterSeq, queryInt } from './schemas.js';
 
 const JournalPageQuery = z.strictObject({
-  after: z
-    .string()
-    .regex(/^\d{1,16}$/, 'must be an integer')
-    .transform(Number)
-    .pipe(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER))
-    .default(0)
-    .meta({ description: 'A `seq`: the entries after it (default 0, from the first).' }),
+  after: afterSeq('entries'),
   limit: queryInt(1, 100).default(20),
 });
 

@@ -36,6 +36,16 @@ export const queryInt = (min: number, max: number) =>
     .transform(Number)
     .pipe(z.number().int().min(min).max(max));
 
+/** `after` of a page over a `seq` (events, journal entries): the items after that seq, from the first by default. */
+export const afterSeq = (items: string) =>
+  z
+    .string()
+    .regex(/^\d{1,16}$/, 'must be an integer')
+    .transform(Number)
+    .pipe(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER))
+    .default(0)
+    .meta({ description: `A \`seq\`: the ${items} after it (default 0, from the first).` });
+
 export const ProjectIdQuery = queryInt(1, MAX_PROJECT_ID);
 
 /**
