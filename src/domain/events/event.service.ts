@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { Principal } from '../auth/api-key.service.js';
-import { notFound } from '../errors.js';
 import type { HoldRepository } from '../holds/hold.repository.js';
 import type { HoldView } from '../holds/hold.types.js';
-import type { LedgerRepository } from '../ledger/ledger.repository.js';
+import type { HistoryRepository } from '../ledger/history.repository.js';
+import type { OwnershipService } from '../ownership/ownership.service.js';
 import type { BalanceMonitorRepository } from '../monitors/monitor.repository.js';
 import type { CrossingView } from '../monitors/monitor.types.js';
 import type { HistoryRow } from '../ledger/ledger.types.js';
@@ -35,7 +35,8 @@ const PageRules = z.object({
 export class EventService {
   constructor(
     private readonly events: EventRepository,
-    private readonly ledger: LedgerRepository,
+    private readonly ownership: OwnershipService,
+    private readonly history: HistoryRepository,
     private readonly holds: HoldRepository,
     private readonly wallets: WalletService,
     private readonly monitors: BalanceMonitorRepository,
@@ -44,7 +45,7 @@ export class EventService {
   /** `GET /events` and GraphQL `events`: a project's events after a seq, oldest first. */
   async list(principal: Principal, query: EventPageQuery): Promise<EventPage> {
     const { projectId, after, limit } = checkInput(PageRules, query);
-    if (!(await this.ledger.ownsProject(principal.ownerId, projectId))) throw notFound('project', projectId);
+    await this.ownership.requireProject(principal, projectId);
     await this.numberCommitted(projectId);
     const rows = await this.events.page(projectId, String(after), limit + 1);
     const events = await this.render(rows.slice(0, limit));
@@ -54,7 +55,7 @@ export class EventService {
 
   /** How many events the caller's project has (GraphQL `totalCount`). */
   async count(principal: Principal, projectId: number): Promise<number> {
-    if (!(await this.ledger.ownsProject(principal.ownerId, projectId))) throw notFound('project', projectId);
+    await this.ownership.requireProject(principal, projectId);
     return this.events.count(projectId);
   }
 
@@ -74,7 +75,7 @@ export class EventService {
     const walletOwners = new Map<string, string[]>();
     for (const row of rows) if (subjectKind(row) === 'wallet') walletOwners.set(row.ownerId, [...(walletOwners.get(row.ownerId) ?? []), row.subjectId]);
     const [transactions, holds, wallets, crossings] = await Promise.all([
-      this.ledger.asPostedByIds(ids('transaction')),
+      this.history.asPostedByIds(ids('transaction')),
       this.holds.anyByIds(ids('hold')),
       Promise.all([...walletOwners].map(([owner, walletIds]) => this.wallets.getMany(owner, walletIds))),
       this.monitors.crossingsByIds(ids('crossing')),

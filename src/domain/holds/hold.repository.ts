@@ -1,5 +1,7 @@
 import type { Database } from '../../db/database.js';
 import { olderThan } from '../shared/paging.js';
+import { toMovement, type RawMovement } from '../ledger/ledger.sql.js';
+import { ownedBy } from '../ownership/ownership.sql.js';
 import type { HoldStatus, HoldView } from './hold.types.js';
 
 /**
@@ -32,7 +34,7 @@ export class HoldRepository {
     const rows = await this.db.query<RawHold>(
       `SELECT ${HOLD_COLUMNS}
          FROM holds h
-         JOIN projects p ON p.id = h.project_id AND p.owner_id = $2
+         JOIN projects p ON p.id = h.project_id AND ${ownedBy('p', '$2')}
          ${HOLD_JOINS}
         WHERE h.id = ANY ($1::uuid[])`,
       [ids, ownerId],
@@ -64,16 +66,7 @@ export class HoldRepository {
   }
 }
 
-interface RawHold {
-  id: string;
-  seq: string;
-  project_id: number;
-  asset_id: string;
-  symbol: string;
-  fractions: number;
-  amount: string;
-  from_wallet_id: string;
-  to_wallet_id: string;
+interface RawHold extends RawMovement<string> {
   from_address: string;
   to_address: string;
   status: HoldStatus;
@@ -88,15 +81,7 @@ interface RawHold {
 
 function toHold(r: RawHold): HoldView {
   return {
-    id: r.id,
-    seq: r.seq,
-    projectId: r.project_id,
-    assetId: r.asset_id,
-    symbol: r.symbol,
-    fractions: r.fractions,
-    amount: BigInt(r.amount),
-    fromWalletId: r.from_wallet_id,
-    toWalletId: r.to_wallet_id,
+    ...toMovement(r),
     from: r.from_address,
     to: r.to_address,
     status: r.status,

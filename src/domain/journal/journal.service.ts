@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { Principal } from '../auth/api-key.service.js';
-import { notFound } from '../errors.js';
-import type { LedgerRepository } from '../ledger/ledger.repository.js';
+import type { OwnershipService } from '../ownership/ownership.service.js';
 import { ProjectIdRule } from '../shared/ids.js';
 import { checkField, checkInput } from '../shared/validation.js';
 import type { JournalRepository } from './journal.repository.js';
@@ -23,12 +22,12 @@ export class JournalService {
   constructor(
     private readonly journal: JournalRepository,
     private readonly verifier: JournalVerifier,
-    private readonly ledger: LedgerRepository,
+    private readonly ownership: OwnershipService,
   ) {}
 
   async page(principal: Principal, query: JournalPageQuery): Promise<JournalPage> {
     const { projectId, after, limit } = checkInput(PageRules, query);
-    await this.checkOwner(principal, projectId);
+    await this.ownership.requireProject(principal, projectId);
     const rows = await this.journal.page(projectId, String(after), limit + 1);
     const entries = rows.slice(0, limit);
     return { entries, after: String(after), nextAfter: entries.at(-1)?.seq ?? String(after), hasMore: rows.length > limit };
@@ -36,11 +35,7 @@ export class JournalService {
 
   async verify(principal: Principal, projectId: number): Promise<VerifyReport> {
     checkField('projectId', ProjectIdRule, projectId);
-    await this.checkOwner(principal, projectId);
+    await this.ownership.requireProject(principal, projectId);
     return this.verifier.verify(projectId);
-  }
-
-  private async checkOwner(principal: Principal, projectId: number): Promise<void> {
-    if (!(await this.ledger.ownsProject(principal.ownerId, projectId))) throw notFound('project', projectId);
   }
 }

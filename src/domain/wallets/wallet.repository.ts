@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Database } from '../../db/database.js';
+import { ownedBy } from '../ownership/ownership.sql.js';
 import type { WalletSlice, WalletStatus, WalletType } from './wallet.types.js';
 
 /** Whether any balance of the wallet is above zero (closing needs every balance at zero). */
@@ -44,7 +45,7 @@ export async function walletSlices(db: Database, ownerId: string, projectIds: nu
   const rows = await db.query<SliceRow>(
     `SELECT x.project_id, c.total::text AS total, w.id, w.seq::text AS seq, w.owner_id, w.address, w.type, w.status, w.created_at, w.updated_at
        FROM unnest($1::int[]) AS x(project_id)
-       JOIN projects p ON p.id = x.project_id AND p.owner_id = $2
+       JOIN projects p ON p.id = x.project_id AND ${ownedBy('p', '$2')}
        CROSS JOIN LATERAL (
          SELECT count(*) AS total FROM wallets w WHERE ${walletsOfProject('x.project_id', '$3::text')}
        ) c

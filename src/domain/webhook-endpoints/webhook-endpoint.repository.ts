@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.js';
+import { ownedBy } from '../ownership/ownership.sql.js';
 import { EVENT_TYPES, type CreatedWebhookEndpoint, type WebhookDeliveryView, type WebhookEndpointView, type WebhookEventType } from './webhook-endpoint.types.js';
 
 /** Numbers every event committed so far before an endpoint takes its starting point (see `insert`). */
@@ -44,7 +45,7 @@ export class WebhookEndpointRepository {
   /** The owner's endpoint (null when missing or another owner's). */
   async find(ownerId: string, id: string): Promise<WebhookEndpointView | null> {
     const rows = await this.db.query<RawEndpoint>(
-      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints w JOIN projects p ON p.id = w.project_id AND p.owner_id = $2 WHERE w.id = $1`,
+      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints w JOIN projects p ON p.id = w.project_id AND ${ownedBy('p', '$2')} WHERE w.id = $1`,
       [id, ownerId],
     );
     return rows[0] ? toEndpoint(rows[0]) : null;
@@ -62,7 +63,7 @@ export class WebhookEndpointRepository {
   /** Deletes the owner's endpoint with its pending deliveries and its log; false when it has none by that id. */
   async delete(ownerId: string, id: string): Promise<boolean> {
     const rows = await this.db.query(
-      `DELETE FROM webhook_endpoints w USING projects p WHERE w.id = $1 AND p.id = w.project_id AND p.owner_id = $2 RETURNING w.id`,
+      `DELETE FROM webhook_endpoints w USING projects p WHERE w.id = $1 AND p.id = w.project_id AND ${ownedBy('p', '$2')} RETURNING w.id`,
       [id, ownerId],
     );
     return rows.length > 0;
