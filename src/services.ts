@@ -6,7 +6,7 @@ import { CallCounter } from './domain/auth/call-counter.js';
 import { PlanService } from './domain/auth/plan.service.js';
 import { ApiKeyRepository } from './domain/auth/api-key.repository.js';
 import { CallCountRepository } from './domain/auth/call-count.repository.js';
-import { loadPlans } from './domain/auth/plan.repository.js';
+import { PlanRepository } from './domain/auth/plan.repository.js';
 import { IdempotencyRepository } from './domain/idempotency/idempotency.repository.js';
 import { IdempotencyService } from './domain/idempotency/idempotency.service.js';
 import { HistoryRepository } from './domain/ledger/history.repository.js';
@@ -126,7 +126,7 @@ export const DEFAULT_WEBHOOKS: WebhookSettings = { allowPrivate: false, timeoutM
 
 export async function createServices(db: Database, logger: Logger, options: { lotSweep?: LotSweeperOptions; webhooks?: WebhookOptions; subscriptionBuffer?: number; postingPipeline?: number } = {}): Promise<Services> {
   const notifications = new NotificationChannel(db.url, logger);
-  const apiKeys = new ApiKeyService(new ApiKeyRepository(db), await loadPlans(db));
+  const apiKeys = new ApiKeyService(new ApiKeyRepository(db), await new PlanRepository(db).load());
   await apiKeys.followChanges(notifications);
   const postingRepository = new PostingRepository(db);
   const historyRepository = new HistoryRepository(db);

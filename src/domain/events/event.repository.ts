@@ -28,20 +28,20 @@ const toEventRow = (r: RawEvent): EventRow => ({
   createdAt: r.created_at,
 });
 
-/**
- * The outbox write of a change made through the ORM (a wallet's status), in the caller's
- * database transaction. Postings write theirs inside the posting routines (ledger_emit).
- */
-export async function emitEvent(em: EntityManager, event: { projectId: number; type: EventType; subjectId: string; status: string | null; at: Date }): Promise<void> {
-  await em.execute('SELECT ledger_emit(?, ?, ?, ?, ?)', [event.projectId, event.type, event.subjectId, event.status, event.at]);
-}
-
 /** Events numbered per statement (ledger_sequence_events); a larger backlog takes several. */
 export const SEQUENCE_BATCH = 5_000;
 
 /** The outbox (migrations/Migration20261124126000_events.ts): numbering and reading committed events. */
 export class EventRepository {
   constructor(private readonly db: Database) {}
+
+  /**
+   * The outbox write of a change made through the ORM (a wallet's status), in the caller's
+   * database transaction `tx`. Postings write theirs inside the posting routines (ledger_emit).
+   */
+  async emit(tx: EntityManager, event: { projectId: number; type: EventType; subjectId: string; status: string | null; at: Date }): Promise<void> {
+    await tx.execute('SELECT ledger_emit(?, ?, ?, ?, ?)', [event.projectId, event.type, event.subjectId, event.status, event.at]);
+  }
 
   /** Numbers up to `limit` committed events (ledger_sequence_events); how many it numbered. */
   async sequence(limit: number): Promise<number> {
