@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { Principal } from '../auth/api-key.service.js';
 import type { HoldRepository } from '../holds/hold.repository.js';
 import type { HoldView } from '../holds/hold.types.js';
@@ -9,20 +8,11 @@ import type { CrossingView } from '../monitors/monitor.types.js';
 import type { HistoryRow } from '../ledger/ledger.types.js';
 import { ProjectIdRule } from '../shared/ids.js';
 import { checkInput } from '../shared/validation.js';
+import { SeqPageRules } from '../shared/paging.js';
 import type { WalletService } from '../wallets/wallet.service.js';
 import type { WalletView } from '../wallets/wallet.types.js';
 import type { EventRepository } from './event.repository.js';
 import type { EventPage, EventPageQuery, EventRow, EventSubject, LedgerEventView } from './event.types.js';
-
-const PageRules = z.object({
-  projectId: ProjectIdRule,
-  // a seq: a number, or its digits as text (a GraphQL endCursor); not any text Number() reads ('', ' ', '0x10', '1e3')
-  after: z
-    .union([z.number(), z.string().regex(/^\d{1,16}$/, 'must be a seq (an integer)').transform(Number)])
-    .pipe(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER))
-    .default(0),
-  limit: z.number().int().min(1).max(100).default(20),
-});
 
 /**
  * Reading the outbox (CONTRACT §16). An event row names its subject; `data` is rendered from it
@@ -44,7 +34,7 @@ export class EventService {
 
   /** `GET /events` and GraphQL `events`: a project's events after a seq, oldest first. */
   async list(principal: Principal, query: EventPageQuery): Promise<EventPage> {
-    const { projectId, after, limit } = checkInput(PageRules, query);
+    const { projectId, after, limit } = checkInput(SeqPageRules, query);
     await this.ownership.requireProject(principal, projectId);
     await this.numberCommitted(projectId);
     const rows = await this.events.page(projectId, String(after), limit + 1);
@@ -66,7 +56,7 @@ export class EventService {
    * goes on as long as commits keep coming. One statement when nothing waits.
    */
   private async numberCommitted(projectId: number): Promise<void> {
-    await this.events.sequenceCommitted(projectId);
+    await this.events.sequenceCommitted({ projectId });
   }
 
   /** Rows to events with their data, in the rows' order: one statement per kind of subject. */

@@ -1,4 +1,4 @@
-import type { HistoryRow } from './ledger.types.js';
+import type { HistoryRow, Movement } from './ledger.types.js';
 import { EXPIRED_ADDRESS, MINT_ADDRESS } from './ledger.types.js';
 import { olderThan } from '../shared/paging.js';
 
@@ -108,7 +108,7 @@ export interface RawMovement<W = string | null> {
   to_wallet_id: W;
 }
 
-export function toMovement<W>(r: RawMovement<W>): { id: string; seq: string; projectId: number; assetId: string; symbol: string; fractions: number; amount: bigint; fromWalletId: W; toWalletId: W } {
+export function toMovement<W>(r: RawMovement<W>): Movement<W> {
   return {
     id: r.id,
     seq: r.seq,
