@@ -29,6 +29,18 @@ const recentOfWalletAsOf = (walletId: string, beforeSeq: string, limit: string, 
               ORDER BY t2.seq DESC LIMIT ${limit})
            ) u ORDER BY u.seq DESC LIMIT ${limit}`;
 
+/**
+ * Rows `t` of many wallets (`x.wallet_id`, with a cursor `x.before_seq`: $1 and $2) with each
+ * wallet's balance after each row, newest first per wallet; `rows` are the LATERAL joins that
+ * yield a wallet's `t`.
+ */
+const ofEachWallet = (rows: string): string => `SELECT x.wallet_id, ${HISTORY_COLUMNS},
+              ${balanceAfter('x.wallet_id')}::text AS balance
+         FROM unnest($1::uuid[], $2::bigint[]) AS x(wallet_id, before_seq)
+         ${rows}
+         ${HISTORY_JOINS}
+        ORDER BY x.wallet_id, t.seq DESC`;
+
 /** The columns a balance row shares with a balance as of a time. */
 interface RawBalance {
   wallet_id: string;
@@ -77,13 +89,8 @@ export class HistoryRepository {
   async recent(walletIds: readonly string[], limit: number, beforeSeq: readonly (string | null)[] = [], assetId: string | null = null): Promise<HistoryRow[]> {
     if (walletIds.length === 0) return [];
     const rows = await this.db.query<RawHistory>(
-      `SELECT x.wallet_id, ${HISTORY_COLUMNS},
-              ${balanceAfter('x.wallet_id')}::text AS balance
-         FROM unnest($1::uuid[], $2::bigint[]) AS x(wallet_id, before_seq)
-         CROSS JOIN LATERAL (${recentOfWallet('x.wallet_id', 'x.before_seq', '$3', '$4::uuid')}
-         ) t
-         ${HISTORY_JOINS}
-        ORDER BY x.wallet_id, t.seq DESC`,
+      ofEachWallet(`CROSS JOIN LATERAL (${recentOfWallet('x.wallet_id', 'x.before_seq', '$3', '$4::uuid')}
+         ) t`),
       [walletIds, walletIds.map((_, i) => beforeSeq[i] ?? null), limit, assetId],
     );
     return rows.map(toHistory);
@@ -188,14 +195,9 @@ export class HistoryRepository {
   async recentAsOf(walletIds: readonly string[], limit: number, asOf: Date, beforeSeq: readonly (string | null)[] = []): Promise<HistoryRow[]> {
     if (walletIds.length === 0) return [];
     const rows = await this.db.query<RawHistory>(
-      `SELECT x.wallet_id, ${HISTORY_COLUMNS},
-              ${balanceAfter('x.wallet_id')}::text AS balance
-         FROM unnest($1::uuid[], $2::bigint[]) AS x(wallet_id, before_seq)
-         CROSS JOIN LATERAL (${cutsOfWallet('x.wallet_id', '$4::timestamptz')}) c
+      ofEachWallet(`CROSS JOIN LATERAL (${cutsOfWallet('x.wallet_id', '$4::timestamptz')}) c
          CROSS JOIN LATERAL (${recentOfWalletAsOf('x.wallet_id', 'x.before_seq', '$3', 'c')}
-         ) t
-         ${HISTORY_JOINS}
-        ORDER BY x.wallet_id, t.seq DESC`,
+         ) t`),
       [walletIds, walletIds.map((_, i) => beforeSeq[i] ?? null), limit, asOf],
     );
     return rows.map(toHistory);
