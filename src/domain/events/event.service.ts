@@ -6,7 +6,6 @@ import type { OwnershipService } from '../ownership/ownership.service.js';
 import type { BalanceMonitorRepository } from '../monitors/monitor.repository.js';
 import type { CrossingView } from '../monitors/monitor.types.js';
 import type { HistoryRow } from '../ledger/ledger.types.js';
-import { ProjectIdRule } from '../shared/ids.js';
 import { checkInput } from '../shared/validation.js';
 import { SeqPageRules } from '../shared/paging.js';
 import type { WalletService } from '../wallets/wallet.service.js';

@@ -5,7 +5,7 @@ import type { PostingRepository } from '../ledger/posting.repository.js';
 import type { OwnershipService } from '../ownership/ownership.service.js';
 import { WalletRefRule } from '../ledger/ledger.rules.js';
 import { toMinor } from '../money.js';
-import { isUuid, ProjectIdRule, UuidRule } from '../shared/ids.js';
+import { ProjectIdRule, UuidRule } from '../shared/ids.js';
 import { offsetOf, PageRules, type Page, type PageRequest } from '../shared/paging.js';
 import { checkField, checkInput } from '../shared/validation.js';
 import type { WalletService } from '../wallets/wallet.service.js';
