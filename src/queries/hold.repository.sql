@@ -6,9 +6,9 @@
 SELECT
   h.id, h.seq::text AS seq, h.project_id, h.asset_id, a.symbol, a.fractions, h.amount::text AS amount,
   h.from_wallet_id, h.to_wallet_id, wf.address AS from_address, wt.address AS to_address,
-  CASE WHEN h.status = 'pending' AND h.expires_at <= now() THEN 'expired' ELSE h.status END AS status,
+  CASE WHEN holds_expired(h, now()) THEN 'expired' ELSE h.status END AS status,
   h.captured_amount::text AS captured_amount, h.transaction_id, h.expires_at, h.created_at,
-  CASE WHEN h.status = 'pending' AND h.expires_at <= now() THEN h.expires_at ELSE h.updated_at END AS updated_at,
+  CASE WHEN holds_expired(h, now()) THEN h.expires_at ELSE h.updated_at END AS updated_at,
   h.reference, h.metadata
          FROM holds h
          JOIN projects p ON p.id = h.project_id AND p.owner_id = $2
@@ -21,9 +21,9 @@ SELECT
 SELECT
   h.id, h.seq::text AS seq, h.project_id, h.asset_id, a.symbol, a.fractions, h.amount::text AS amount,
   h.from_wallet_id, h.to_wallet_id, wf.address AS from_address, wt.address AS to_address,
-  CASE WHEN h.status = 'pending' AND h.expires_at <= now() THEN 'expired' ELSE h.status END AS status,
+  CASE WHEN holds_expired(h, now()) THEN 'expired' ELSE h.status END AS status,
   h.captured_amount::text AS captured_amount, h.transaction_id, h.expires_at, h.created_at,
-  CASE WHEN h.status = 'pending' AND h.expires_at <= now() THEN h.expires_at ELSE h.updated_at END AS updated_at,
+  CASE WHEN holds_expired(h, now()) THEN h.expires_at ELSE h.updated_at END AS updated_at,
   h.reference, h.metadata FROM holds h
   JOIN assets a ON a.id = h.asset_id
   JOIN wallets wf ON wf.id = h.from_wallet_id
@@ -33,13 +33,13 @@ SELECT
 SELECT
   h.id, h.seq::text AS seq, h.project_id, h.asset_id, a.symbol, a.fractions, h.amount::text AS amount,
   h.from_wallet_id, h.to_wallet_id, wf.address AS from_address, wt.address AS to_address,
-  CASE WHEN h.status = 'pending' AND h.expires_at <= now() THEN 'expired' ELSE h.status END AS status,
+  CASE WHEN holds_expired(h, now()) THEN 'expired' ELSE h.status END AS status,
   h.captured_amount::text AS captured_amount, h.transaction_id, h.expires_at, h.created_at,
-  CASE WHEN h.status = 'pending' AND h.expires_at <= now() THEN h.expires_at ELSE h.updated_at END AS updated_at,
+  CASE WHEN holds_expired(h, now()) THEN h.expires_at ELSE h.updated_at END AS updated_at,
   h.reference, h.metadata FROM holds h
   JOIN assets a ON a.id = h.asset_id
   JOIN wallets wf ON wf.id = h.from_wallet_id
-  JOIN wallets wt ON wt.id = h.to_wallet_id WHERE h.project_id = $1 AND ($2::uuid IS NULL OR h.from_wallet_id = $2 OR h.to_wallet_id = $2) AND ($3::text IS NULL OR (CASE WHEN h.status = 'pending' AND h.expires_at <= now() THEN 'expired' ELSE h.status END) = $3) AND ($6::bigint IS NULL OR h.seq < $6::bigint) ORDER BY h.seq DESC LIMIT $4 OFFSET $5;
+  JOIN wallets wt ON wt.id = h.to_wallet_id WHERE h.project_id = $1 AND ($2::uuid IS NULL OR h.from_wallet_id = $2 OR h.to_wallet_id = $2) AND ($3::text IS NULL OR (CASE WHEN holds_expired(h, now()) THEN 'expired' ELSE h.status END) = $3) AND ($6::bigint IS NULL OR h.seq < $6::bigint) ORDER BY h.seq DESC LIMIT $4 OFFSET $5;
 
 -- HoldRepository.list
-SELECT count(*)::text AS n FROM holds h WHERE h.project_id = $1 AND ($2::uuid IS NULL OR h.from_wallet_id = $2 OR h.to_wallet_id = $2) AND ($3::text IS NULL OR (CASE WHEN h.status = 'pending' AND h.expires_at <= now() THEN 'expired' ELSE h.status END) = $3);
+SELECT count(*)::text AS n FROM holds h WHERE h.project_id = $1 AND ($2::uuid IS NULL OR h.from_wallet_id = $2 OR h.to_wallet_id = $2) AND ($3::text IS NULL OR (CASE WHEN holds_expired(h, now()) THEN 'expired' ELSE h.status END) = $3);

@@ -6,11 +6,7 @@
 SELECT x.wallet_id, x.asset_id, a.fractions, l.amount::text, l.remaining::text, l.expires_at, l.created_at
    FROM unnest($1::uuid[], $2::uuid[]) WITH ORDINALITY AS x(wallet_id, asset_id, ord)
    JOIN assets a ON a.id = x.asset_id
-   CROSS JOIN LATERAL (
-     SELECT l.* FROM lots l
-      WHERE l.wallet_id = x.wallet_id AND l.asset_id = x.asset_id AND l.live AND l.expires_at > now()
-      ORDER BY l.expires_at, l.id LIMIT $3
-   ) l
+   CROSS JOIN LATERAL (SELECT * FROM lots_live(x.wallet_id, x.asset_id, now()) LIMIT $3) l
   ORDER BY x.ord, l.expires_at, l.id;
 
 -- LotRepository.sweep

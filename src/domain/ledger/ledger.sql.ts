@@ -51,13 +51,13 @@ export const balanceAfter = (walletId: string): string => `CASE WHEN t.from_wall
 
 /**
  * The effective `held` of balance row `b`: its stored `held` minus its pending holds already past
- * their expires_at (not yet released by a posting), so a hold stops counting at that very
- * instant. The holds are only read when something is held.
+ * their expires_at (not yet released by a posting; holds_expired.sql), so a hold stops counting at
+ * that very instant. The holds are only read when something is held.
  */
 export const effectiveHeld = (b: string): string => `(CASE WHEN ${b}.held > 0 THEN ${b}.held - coalesce((
     SELECT sum(h.amount) FROM holds h
      WHERE h.project_id = ${b}.project_id AND h.from_wallet_id = ${b}.wallet_id AND h.asset_id = ${b}.asset_id
-       AND h.status = 'pending' AND h.expires_at <= now()), 0) ELSE 0 END)`;
+       AND holds_expired(h, now())), 0) ELSE 0 END)`;
 
 /** The currencies (`a`) of project `p`: its own assets and a primary asset it shares; primary first, then creation order. */
 export const PROJECT_CURRENCIES = `JOIN assets a ON a.project_id = p.id OR a.id = p.asset_id`;
