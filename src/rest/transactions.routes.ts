@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { route, type Route } from '../http/route.js';
 import type { Services } from '../services.js';
-import { MAX_BATCH_LEGS } from '../domain/ledger/ledger.service.js';
+import { MAX_BATCH_LEGS } from '../domain/ledger/posting.service.js';
 import { DryRunQuery, dryRunBody, postedReply } from './dry-run.js';
 import { balanceAsOfJson, balanceJson, pagination, transactionJson } from './presenters.js';
 import { Amount, AsOfQuery, BalanceAsOfBody, BalanceBody, Metadata, PageQuery, PaginationBody, ProjectId, ProjectIdQuery, Reference, Symbol, TransactionBody, Uuid, WalletRef } from './schemas.js';
@@ -20,7 +20,7 @@ const SeedReply = z.object({ transaction: z.array(TransactionBody) }).meta({ id:
 const BatchReply = z.object({ transactions: z.array(TransactionBody) }).meta({ id: 'BatchResult' });
 const HistoryAsOfBody = z.object({ balance: BalanceAsOfBody, pagination: PaginationBody, transactions: z.array(TransactionBody) }).meta({ id: 'WalletHistoryAsOf' });
 
-export function transactionRoutes({ ledger }: Services): Route[] {
+export function transactionRoutes({ ledger, history }: Services): Route[] {
   return [
     route({
       method: 'POST',
@@ -103,13 +103,13 @@ export function transactionRoutes({ ledger }: Services): Route[] {
       },
       handler: async ({ principal, query: { asOf, ...query } }) => {
         if (asOf) {
-          const page = await ledger.historyAsOf(principal, { ...query, asOf });
+          const page = await history.historyAsOf(principal, { ...query, asOf });
           return {
             status: 200,
             body: { balance: balanceAsOfJson(page.balance), pagination: pagination(query.page, query.limit, page.total), transactions: page.rows.map(transactionJson) },
           };
         }
-        const page = await ledger.history(principal, query);
+        const page = await history.history(principal, query);
         return {
           status: 200,
           body: { balance: balanceJson(page.balance), pagination: pagination(query.page, query.limit, page.total), transactions: page.rows.map(transactionJson) },

@@ -21,7 +21,7 @@ import {
 
 const LIST_OPERATION: Record<WalletType, string> = { customer: 'listCustomerWallets', system: 'listSystemWallets' };
 
-export function walletRoutes({ wallets, ledger }: Services): Route[] {
+export function walletRoutes({ wallets, history: ledger }: Services): Route[] {
   const list = (type: WalletType): Route =>
     route({
       method: 'GET',
