@@ -39,6 +39,35 @@ export function selectionLimitRule(maxSelections: number): ValidationRule {
  * checked when it was registered.
  */
 export function refuseOversizedQuery(query: unknown, limits: { maxTokens: number; maxSelections: number }): GraphQLError | null {
+  if (typeof query === 'string' && query.length <= MAX_REMEMBERED_LENGTH) return acceptedQueries(limits).has(query) ? null : rememberAccepted(query, limits);
+  return checkQuery(query, limits);
+}
+
+/**
+ * Texts found within the limits, per set of limits: clients send the same few documents again
+ * and again, and parsing one to count its selections cost about as much as Apollo's whole
+ * (cached) parse and validation of it. Bounded: short texts only, the oldest forgotten first.
+ */
+const accepted = new WeakMap<object, Set<string>>();
+const MAX_REMEMBERED = 500;
+const MAX_REMEMBERED_LENGTH = 8_192;
+
+function acceptedQueries(limits: { maxTokens: number; maxSelections: number }): Set<string> {
+  let texts = accepted.get(limits);
+  if (!texts) accepted.set(limits, (texts = new Set()));
+  return texts;
+}
+
+function rememberAccepted(query: string, limits: { maxTokens: number; maxSelections: number }): GraphQLError | null {
+  const refused = checkQuery(query, limits);
+  if (refused) return refused;
+  const texts = acceptedQueries(limits);
+  if (texts.size >= MAX_REMEMBERED) texts.delete(texts.values().next().value!);
+  texts.add(query);
+  return null;
+}
+
+function checkQuery(query: unknown, limits: { maxTokens: number; maxSelections: number }): GraphQLError | null {
   if (typeof query !== 'string') return null;
   let document: DocumentNode;
   try {

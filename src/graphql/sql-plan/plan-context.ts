@@ -52,11 +52,12 @@ export class PlanContext {
     return jsonObjectSql(entries);
   }
 
-  enumValue(type: GraphQLObjectType, field: string, column: string): string {
+  /** The enum value of `column` as JSON text (its GraphQL name, quoted in the constants: no `to_json` per row); null outside the enum. */
+  enumJson(type: GraphQLObjectType, field: string, column: string): string {
     const enumType = getNamedType(type.getFields()[field].type);
     if (!(enumType instanceof GraphQLEnumType)) return unplannable();
-    const cases = enumType.getValues().map((value) => `WHEN ${literalSql(String(value.value))} THEN ${literalSql(value.name)}`);
-    return `CASE ${column} ${cases.join(' ')} END`;
+    const cases = enumType.getValues().map((value) => `WHEN ${literalSql(String(value.value))} THEN ${literalSql(JSON.stringify(value.name))}`);
+    return `CASE ${column} ${cases.join(' ')} ELSE 'null' END`;
   }
 
   subfields(typeName: string, nodes: readonly FieldNode[]): Fields {

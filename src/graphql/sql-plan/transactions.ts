@@ -4,7 +4,7 @@ import { MINT_ADDRESS } from '../../domain/ledger/ledger.types.js';
 import { minorToDecimalSql } from '../../domain/money.js';
 import { connectionSql } from './connection.js';
 import { unplannable, type PlanContext } from './plan-context.js';
-import { isoTimeSql, jsonValueSql, literalSql } from './sql.js';
+import { isoTimeSql, jsonPlainStringSql, jsonTextSql, jsonValueSql, literalSql } from './sql.js';
 
 /** Wallet.transactions: the newest first, keyset-paged by `seq` (HistoryRepository.recent). */
 export function transactionsSql(ctx: PlanContext, w: string, args: Record<string, unknown>, connection: GraphQLObjectType, nodes: readonly FieldNode[]): string {
@@ -21,14 +21,15 @@ export function transactionsSql(ctx: PlanContext, w: string, args: Record<string
     node: (fields) =>
       ctx.object(ctx.type('Transaction'), fields, (name) => {
         switch (name) {
+          // NOT NULL columns: plain strings where no escaping is needed (sql.ts)
           case 'id':
-            return jsonValueSql('t.id');
+            return jsonPlainStringSql('t.id');
           case 'projectId':
-            return jsonValueSql('t.project_id::text');
+            return jsonPlainStringSql('t.project_id');
           case 'amount':
-            return jsonValueSql(minorToDecimalSql('t.amount', 'a.fractions'));
+            return jsonPlainStringSql(minorToDecimalSql('t.amount', 'a.fractions'));
           case 'currency':
-            return jsonValueSql('a.symbol');
+            return jsonTextSql('a.symbol');
           case 'from':
             return jsonValueSql(`coalesce((SELECT wf.address FROM wallets wf WHERE wf.id = t.from_wallet_id), ${literalSql(MINT_ADDRESS)})`);
           case 'to':
@@ -41,7 +42,7 @@ export function transactionsSql(ctx: PlanContext, w: string, args: Record<string
             return jsonValueSql('t.reference');
           // metadata (json) stays with the resolvers: its text would have to match JSON.stringify's byte for byte
           case 'date':
-            return jsonValueSql(isoTimeSql('t.created_at'));
+            return jsonPlainStringSql(isoTimeSql('t.created_at'));
           case 'balance':
             return jsonValueSql(minorToDecimalSql(balanceAfter(`${w}.id`), 'a.fractions'));
           default:

@@ -2,7 +2,7 @@ import { getNamedType, GraphQLObjectType } from 'graphql';
 import { effectiveHeld, projectCurrencies } from '../../domain/ledger/ledger.sql.js';
 import { minorToDecimalSql } from '../../domain/money.js';
 import { unplannable, type Fields, type PlanContext } from './plan-context.js';
-import { isoTimeSql, jsonArraySql, jsonValueSql } from './sql.js';
+import { isoTimeSql, jsonArraySql, jsonPlainStringSql, jsonTextSql, jsonValueSql } from './sql.js';
 import { transactionsSql } from './transactions.js';
 
 /**
@@ -19,19 +19,20 @@ export function walletSql(ctx: PlanContext, w: string, fields: Fields): string {
   const type = ctx.type('Wallet');
   return ctx.object(type, fields, (name, nodes) => {
     switch (name) {
+      // the wallet's columns are NOT NULL: plain strings where no escaping is needed (sql.ts)
       case 'id':
-        return jsonValueSql(`${w}.id`);
+        return jsonPlainStringSql(`${w}.id`);
       case 'projectId':
-        return jsonValueSql(`${w}.project_id::text`);
+        return jsonPlainStringSql(`${w}.project_id`);
       case 'address':
-        return jsonValueSql(`${w}.address`);
+        return jsonTextSql(`${w}.address`);
       case 'type':
       case 'status':
-        return jsonValueSql(ctx.enumValue(type, name, `${w}.${name}`));
+        return ctx.enumJson(type, name, `${w}.${name}`);
       case 'createdAt':
-        return jsonValueSql(isoTimeSql(`${w}.created_at`));
+        return jsonPlainStringSql(isoTimeSql(`${w}.created_at`));
       case 'updatedAt':
-        return jsonValueSql(isoTimeSql(`${w}.updated_at`));
+        return jsonPlainStringSql(isoTimeSql(`${w}.updated_at`));
       case 'balances':
         ctx.present(ctx.args(type, nodes));
         return balancesSql(ctx, w, ctx.subfields('Balance', nodes));
@@ -51,13 +52,13 @@ export function balancesSql(ctx: PlanContext, w: string, fields: Fields): string
   const balance = ctx.object(ctx.type('Balance'), fields, (name) => {
     switch (name) {
       case 'account':
-        return jsonValueSql(`${w}.address`);
+        return jsonTextSql(`${w}.address`);
       case 'currency':
-        return jsonValueSql('c.symbol');
+        return jsonTextSql('c.symbol');
       case 'assetId':
-        return jsonValueSql('c.id');
+        return jsonPlainStringSql('c.id');
       case 'balance':
-        return jsonValueSql(minorToDecimalSql('coalesce(b.amount, 0)', 'c.fractions'));
+        return jsonPlainStringSql(minorToDecimalSql('coalesce(b.amount, 0)', 'c.fractions'));
       // held and available as HistoryRepository.balances computes them (effectiveHeld: expired holds no longer count)
       case 'held':
         return jsonValueSql(minorToDecimalSql(`coalesce(${effectiveHeld('b')}, 0)`, 'c.fractions'));
