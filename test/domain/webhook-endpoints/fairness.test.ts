@@ -2,7 +2,7 @@ import { DEFAULTS } from '../../../src/config.js';
 import type { WebhookOptions } from '../../../src/services.js';
 import { expectStatus, fundedProject, transfer, type FundedProject } from '../../support/fixtures.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
-import { attemptsOf, Observed, WebhookReceiver } from '../../support/webhook-receiver.js';
+import { Observed, WebhookReceiver } from '../../support/webhook-receiver.js';
 import type { AttemptReport } from '../../../src/domain/webhook-endpoints/delivery-worker.js';
 
 /**
