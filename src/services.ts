@@ -6,11 +6,15 @@ import { CallCounter } from './domain/auth/call-counter.js';
 import { PlanService } from './domain/auth/plan.service.js';
 import { ApiKeyRepository } from './domain/auth/api-key.repository.js';
 import { CallCountRepository } from './domain/auth/call-count.repository.js';
-import { loadPlans } from './domain/auth/plan.repository.js';
+import { PlanRepository } from './domain/auth/plan.repository.js';
 import { IdempotencyRepository } from './domain/idempotency/idempotency.repository.js';
 import { IdempotencyService } from './domain/idempotency/idempotency.service.js';
-import { LedgerRepository } from './domain/ledger/ledger.repository.js';
-import { LedgerService } from './domain/ledger/ledger.service.js';
+import { HistoryRepository } from './domain/ledger/history.repository.js';
+import { HistoryService } from './domain/ledger/history.service.js';
+import { PostingRepository } from './domain/ledger/posting.repository.js';
+import { PostingService } from './domain/ledger/posting.service.js';
+import { OwnershipRepository } from './domain/ownership/ownership.repository.js';
+import { OwnershipService } from './domain/ownership/ownership.service.js';
 import { postingOutcome } from './domain/ledger/movement.js';
 import { PostingQueue } from './domain/ledger/posting-queue.js';
 import { WebhookRepository } from './domain/webhook/webhook.repository.js';
@@ -67,7 +71,10 @@ export interface Services {
   calls: CallCounter;
   plans: PlanService;
   idempotency: IdempotencyService;
-  ledger: LedgerService;
+  /** Posting verbs: transfers, seeds, batches, reversals. */
+  ledger: PostingService;
+  /** Balances and histories of wallets, transactions by id. */
+  history: HistoryService;
   holds: HoldService;
   /** Finding and exporting a project's transactions (CONTRACT §21). */
   search: TransactionSearchService;
@@ -113,9 +120,11 @@ export interface WebhookOptions extends WebhookSettings {
 
 export async function createServices(db: Database, logger: Logger, options: { lotSweep?: LotSweeperOptions; webhooks?: WebhookOptions; subscriptionBuffer?: number; postingPipeline?: number } = {}): Promise<Services> {
   const notifications = new NotificationChannel(db.url, logger);
-  const apiKeys = new ApiKeyService(new ApiKeyRepository(db), await loadPlans(db));
+  const apiKeys = new ApiKeyService(new ApiKeyRepository(db), await new PlanRepository(db).load());
   await apiKeys.followChanges(notifications);
-  const ledgerRepository = new LedgerRepository(db);
+  const postingRepository = new PostingRepository(db);
+  const historyRepository = new HistoryRepository(db);
+  const ownership = new OwnershipService(new OwnershipRepository(db));
   const metrics = new Metrics(db.pool);
   const eventRepository = new EventRepository(db);
   const journalRepository = new JournalRepository(db);
@@ -123,18 +132,19 @@ export async function createServices(db: Database, logger: Logger, options: { lo
   const eventSequencer = new EventSequencer(eventRepository, logger, journalWriter);
   // one queue: every posting request (transfers, seeds, batches, holds, captures, voids, reversals) takes one path
   const queue = new PostingQueue(
-    ledgerRepository,
+    postingRepository,
     (results) => {
       metrics.observePostingCommit(results.map(postingOutcome));
       eventSequencer.poke();
     },
     { pipeline: options.postingPipeline ?? DEFAULTS.postingPipeline },
   );
-  const ledger = new LedgerService(ledgerRepository, queue);
+  const ledger = new PostingService(postingRepository, historyRepository, queue);
+  const history = new HistoryService(historyRepository, postingRepository, ownership);
   const wallets = new WalletService(db, () => eventSequencer.poke());
   const holdRepository = new HoldRepository(db);
   const monitorRepository = new BalanceMonitorRepository(db);
-  const events = new EventService(eventRepository, ledgerRepository, holdRepository, wallets, monitorRepository);
+  const events = new EventService(eventRepository, ownership, historyRepository, holdRepository, wallets, monitorRepository);
   const projects = new ProjectService(db);
   const eventHub = new EventHub(eventRepository, events, notifications, logger);
   const lotRepository = new LotRepository(db);
@@ -162,24 +172,25 @@ export async function createServices(db: Database, logger: Logger, options: { lo
   webhookDeliveryMetrics(metrics, webhookDeliveries);
   return {
     ledger,
-    holds: new HoldService(holdRepository, ledgerRepository, queue),
-    search: new TransactionSearchService(new TransactionSearchRepository(db)),
+    history,
+    holds: new HoldService(holdRepository, postingRepository, ownership, queue),
+    search: new TransactionSearchService(new TransactionSearchRepository(db), ownership),
     analytics: new AnalyticsService(new AnalyticsRepository(db)),
     webhook: new WebhookService(new WebhookRepository(db), ledger),
     projects,
     assets: new AssetService(db),
     wallets,
-    lots: new LotService(lotRepository, wallets, ledger),
+    lots: new LotService(lotRepository, wallets, history),
     lotSweeper,
     events,
     eventSequencer,
-    journal: new JournalService(journalRepository, new JournalVerifier(journalRepository), ledgerRepository),
+    journal: new JournalService(journalRepository, new JournalVerifier(journalRepository), ownership),
     journalWriter,
     eventHub,
     eventFeeds: new EventFeedService(eventHub, wallets, projects, options.subscriptionBuffer ?? DEFAULTS.subscriptionBuffer),
-    webhookEndpoints: new WebhookEndpointService(new WebhookEndpointRepository(db), ledgerRepository, guard, newSecret),
+    webhookEndpoints: new WebhookEndpointService(new WebhookEndpointRepository(db), ownership, guard, newSecret),
     webhookDeliveries,
-    limits: new LimitService(new LimitRepository(db), ledgerRepository, wallets),
+    limits: new LimitService(new LimitRepository(db), postingRepository, ownership, wallets),
 
     balanceMonitors: new BalanceMonitorService(monitorRepository),
     db,

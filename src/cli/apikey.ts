@@ -4,7 +4,7 @@ import { connectTarget } from '../db/connect.js';
 import { migrate, openDatabase } from '../db/database.js';
 import { ApiKeyService } from '../domain/auth/api-key.service.js';
 import { ApiKeyRepository } from '../domain/auth/api-key.repository.js';
-import { loadPlans } from '../domain/auth/plan.repository.js';
+import { PlanRepository } from '../domain/auth/plan.repository.js';
 import { LedgerError } from '../domain/errors.js';
 import { pino } from 'pino';
 
@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   const db = await openDatabase(target.url, logger, 2);
   try {
     if (target.embedded) await migrate(db, logger);
-    const keys = new ApiKeyService(new ApiKeyRepository(db), await loadPlans(db));
+    const keys = new ApiKeyService(new ApiKeyRepository(db), await new PlanRepository(db).load());
     process.stdout.write(`${JSON.stringify(await keys.issue(values.owner.trim(), values.plan))}\n`);
   } catch (error) {
     process.stderr.write(`${error instanceof LedgerError ? error.message : String(error)}\n`);

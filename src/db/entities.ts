@@ -3,7 +3,7 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 /**
  * Entities the unit of work manages (create / rename / status changes). Foreign keys are plain
  * scalar ids: reads that cross entities go through batched loaders, not lazy relations.
- * Ledger postings and histories bypass the unit of work (see ledger/ledger.repository.ts);
+ * Ledger postings and histories bypass the unit of work (see ledger/posting.repository.ts);
  * owners (plans, keys, call counts) are read and written through raw SQL only.
  */
 export const ProjectSchema = defineEntity({

@@ -69,7 +69,7 @@ export function createLoaders(principal: Principal, services: Services): Loaders
     project: new DataLoader((ids) => services.projects.getMany(ownerId, ids)),
     asset: new DataLoader((ids) => services.assets.getMany(ownerId, ids)),
     wallet: new DataLoader((ids) => services.wallets.getMany(ownerId, ids)),
-    transaction: new DataLoader((ids) => services.ledger.transactionsByIds(principal, ids)),
+    transaction: new DataLoader((ids) => services.history.transactionsByIds(principal, ids)),
     hold: new DataLoader((ids) => services.holds.getMany(ownerId, ids)),
     limitUsage: new DataLoader((walletIds) => services.limits.usageOf(walletIds)),
     assetsOfProject: new DataLoader((projectIds) => services.assets.listByProjects(ownerId, projectIds)),
@@ -85,8 +85,8 @@ export function createLoaders(principal: Principal, services: Services): Loaders
         ),
       { cacheKeyFn: (key) => `${key.projectId}/${key.type}/${key.first}/${key.afterSeq}` },
     ),
-    balances: new DataLoader(async (walletIds) => groupByWallet(walletIds, await services.ledger.balancesOf(walletIds))),
-    transactionCounts: new DataLoader((walletIds) => services.ledger.transactionCountsOf(walletIds)),
+    balances: new DataLoader(async (walletIds) => groupByWallet(walletIds, await services.history.balancesOf(walletIds))),
+    transactionCounts: new DataLoader((walletIds) => services.history.transactionCountsOf(walletIds)),
     expiringLots: new DataLoader(
       (keys) => inGroups(keys, (key) => String(key.first), (group) => services.lots.expiringOf(group, group[0].first)),
       { cacheKeyFn: (key) => `${key.walletId}/${key.assetId}/${key.first}` },
@@ -97,7 +97,7 @@ export function createLoaders(principal: Principal, services: Services): Loaders
         inGroups(
           keys,
           (key) => String(key.asOf.getTime()),
-          (group) => services.ledger.balancesAsOf(group.map((key) => key.wallet), group[0].asOf),
+          (group) => services.history.balancesAsOf(group.map((key) => key.wallet), group[0].asOf),
         ),
       { cacheKeyFn: (key) => `${key.wallet.id}/${key.asOf.getTime()}` },
     ),
@@ -107,7 +107,7 @@ export function createLoaders(principal: Principal, services: Services): Loaders
         return inGroups(
           keys,
           (key, index) => `${key.first}/${key.asOf.getTime()}/${roundOf[index]}`,
-          (group) => services.ledger.recentAsOf(group.map((key) => key.wallet), group[0].first + 1, group[0].asOf, group.map((key) => key.beforeSeq)),
+          (group) => services.history.recentAsOf(group.map((key) => key.wallet), group[0].first + 1, group[0].asOf, group.map((key) => key.beforeSeq)),
         );
       },
       { cacheKeyFn: (key) => `${key.wallet.id}/${key.first}/${key.beforeSeq}/${key.asOf.getTime()}` },
@@ -121,7 +121,7 @@ export function createLoaders(principal: Principal, services: Services): Loaders
           (key, index) => `${key.first}/${roundOf[index]}`,
           async (group) => {
             const ids = group.map((key) => key.walletId);
-            const rows = await services.ledger.recentOf(ids, group[0].first + 1, group.map((key) => key.beforeSeq));
+            const rows = await services.history.recentOf(ids, group[0].first + 1, group.map((key) => key.beforeSeq));
             return groupByWallet(ids, rows);
           },
         );

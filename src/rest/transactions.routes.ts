@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { route, type Route } from '../http/route.js';
 import type { Services } from '../services.js';
-import { MAX_BATCH_LEGS } from '../domain/ledger/ledger.service.js';
+import { MAX_BATCH_LEGS } from '../domain/ledger/posting.service.js';
 import { BalanceAsOfBody, balanceAsOfJson, BalanceBody, balanceJson } from '../json/balance.json.js';
 import { pagination, PaginationBody } from '../json/page.json.js';
 import { TransactionBody, transactionJson } from '../json/transaction.json.js';
@@ -22,7 +22,7 @@ const SeedReply = z.object({ transaction: z.array(TransactionBody) }).meta({ id:
 const BatchReply = z.object({ transactions: z.array(TransactionBody) }).meta({ id: 'BatchResult' });
 const HistoryAsOfBody = z.object({ balance: BalanceAsOfBody, pagination: PaginationBody, transactions: z.array(TransactionBody) }).meta({ id: 'WalletHistoryAsOf' });
 
-export function transactionRoutes({ ledger }: Services): Route[] {
+export function transactionRoutes({ ledger, history }: Services): Route[] {
   return [
     route({
       method: 'POST',
@@ -105,13 +105,13 @@ export function transactionRoutes({ ledger }: Services): Route[] {
       },
       handler: async ({ principal, query: { asOf, ...query } }) => {
         if (asOf) {
-          const page = await ledger.historyAsOf(principal, { ...query, asOf });
+          const page = await history.historyAsOf(principal, { ...query, asOf });
           return {
             status: 200,
             body: { balance: balanceAsOfJson(page.balance), pagination: pagination(query.page, query.limit, page.total), transactions: page.rows.map(transactionJson) },
           };
         }
-        const page = await ledger.history(principal, query);
+        const page = await history.history(principal, query);
         return {
           status: 200,
           body: { balance: balanceJson(page.balance), pagination: pagination(query.page, query.limit, page.total), transactions: page.rows.map(transactionJson) },

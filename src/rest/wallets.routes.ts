@@ -8,7 +8,7 @@ import { CreateWalletBody, WalletIdParams, WalletListBody, WalletAsOfBody, walle
 
 const LIST_OPERATION: Record<WalletType, string> = { customer: 'listCustomerWallets', system: 'listSystemWallets' };
 
-export function walletRoutes({ wallets, ledger }: Services): Route[] {
+export function walletRoutes({ wallets, history: ledger }: Services): Route[] {
   const list = (type: WalletType): Route =>
     route({
       method: 'GET',

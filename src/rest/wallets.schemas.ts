@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { LedgerService } from '../domain/ledger/ledger.service.js';
+import type { HistoryService } from '../domain/ledger/history.service.js';
 import { groupByWallet } from '../domain/ledger/ledger.types.js';
 import { AddressRule, WalletStatusRule, WalletTypeRule } from '../domain/wallets/wallet.rules.js';
 import type { WalletView } from '../domain/wallets/wallet.types.js';
@@ -32,7 +32,7 @@ type WalletWithActivityJson = z.infer<typeof WalletWithActivityBody>;
 type WalletAsOfJson = z.infer<typeof WalletAsOfBody>;
 
 /** Balances and recent transactions of all the wallets in two statements, whatever their number. */
-export async function walletsWithActivity(ledger: LedgerService, wallets: WalletView[]): Promise<WalletWithActivityJson[]> {
+export async function walletsWithActivity(ledger: HistoryService, wallets: WalletView[]): Promise<WalletWithActivityJson[]> {
   const ids = wallets.map((w) => w.id);
   const [balances, recent] = await Promise.all([ledger.balancesOf(ids), ledger.recentOf(ids, RECENT_TRANSACTIONS)]);
   const balancesOf = groupByWallet(ids, balances);
@@ -45,7 +45,7 @@ export async function walletsWithActivity(ledger: LedgerService, wallets: Wallet
 }
 
 /** One wallet as it was at `asOf`, in two statements (the service refuses an instant in the future or before the wallet). */
-export async function walletAsOf(ledger: LedgerService, wallet: WalletView, asOf: Date): Promise<WalletAsOfJson> {
+export async function walletAsOf(ledger: HistoryService, wallet: WalletView, asOf: Date): Promise<WalletAsOfJson> {
   const { balances, recent } = await ledger.activityAsOf(wallet, asOf, RECENT_TRANSACTIONS);
   return { ...walletJson(wallet), balance: balances.map(balanceAsOfJson), transactions: recent.map(transactionJson) };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { LedgerRepository } from '../../src/domain/ledger/ledger.repository.js';
+import { PostingRepository } from '../../src/domain/ledger/posting.repository.js';
 import { migrate, openDatabase, type Database } from '../../src/db/database.js';
 import { createLogger } from '../../src/logger.js';
 import { createEmptyDatabase } from '../support/database.js';
@@ -56,7 +56,7 @@ it('backfills from_count and to_count from the history, then ledger_post writes 
   ]);
 
   // after the migrations, through today's posting function
-  const repository = new LedgerRepository(db);
+  const repository = new PostingRepository(db);
   for (const [from, to, asset] of [[x, sys, a], [null, sys, b], [sys, y, b]] as const) {
     const [result] = await repository.post([{ kind: from === null ? 'seed' : 'transfer', projectId: project, assetId: asset, fromWalletId: from, toWalletId: to, amount: 1n, requestKey: null }]);
     expect(result.code).toBe('ok');

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { migrate, openDatabase, type Database } from '../../src/db/database.js';
 import { createLogger } from '../../src/logger.js';
 import { createEmptyDatabase } from '../support/database.js';
-import { LedgerRepository } from '../../src/domain/ledger/ledger.repository.js';
+import { PostingRepository } from '../../src/domain/ledger/posting.repository.js';
 
 /** Migration 4 counts, on each balance row, the transactions already posted before it ran. */
 let db: Database;
@@ -37,7 +37,7 @@ it('backfills tx_count from the history, then ledger_post keeps it', async () =>
     );
   expect(await counts()).toEqual({ 'sys/A': 4, 'sys/B': 2, 'a/A': 3, 'b/A': 1, 'b/B': 1 });
   // after: the current posting function counts too
-  const [after] = await new LedgerRepository(db).post([{ kind: 'transfer', projectId: project, assetId: asset, fromWalletId: b, toWalletId: a, amount: 5n, requestKey: null }]);
+  const [after] = await new PostingRepository(db).post([{ kind: 'transfer', projectId: project, assetId: asset, fromWalletId: b, toWalletId: a, amount: 5n, requestKey: null }]);
   expect(after.code).toBe('ok');
   expect(await counts()).toEqual({ 'sys/A': 4, 'sys/B': 2, 'a/A': 4, 'b/A': 2, 'b/B': 1 });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { migrate, openDatabase, type Database } from '../../src/db/database.js';
-import { loadPlans } from '../../src/domain/auth/plan.repository.js';
+import { PlanRepository } from '../../src/domain/auth/plan.repository.js';
 import { WalletService } from '../../src/domain/wallets/wallet.service.js';
 import { createLogger } from '../../src/logger.js';
 import { createEmptyDatabase } from '../support/database.js';
@@ -31,7 +31,7 @@ it('backfills the owners’ wallet counts, then creating a wallet keeps them (an
     );
   expect(await counts()).toEqual({ o: [3, 1], empty: [0, 0] });
 
-  const principal = { ownerId: 'o', plan: (await loadPlans(db)).get('free')!, subscriptionCode: 's' }; // 2 system wallets
+  const principal = { ownerId: 'o', plan: (await new PlanRepository(db).load()).get('free')!, subscriptionCode: 's' }; // 2 system wallets
   const wallets = new WalletService(db);
   await wallets.create(principal, 'system', { projectId: project });
   expect(await counts()).toEqual({ o: [3, 2], empty: [0, 0] });

@@ -206,7 +206,7 @@ describe('walletChanged with many subscribers', () => {
     const p = await fundedProject(t, key, { customers: 20, systemBalance: 100 });
     const client = await WsClient.connect(url, key);
     for (const [i, c] of p.customers.entries()) await subscribed(client, `w${i}`, WALLET_CHANGED, { id: c.id });
-    const balancesOf = jest.spyOn(t.app.services.ledger, 'balancesOf');
+    const balancesOf = jest.spyOn(t.app.services.history, 'balancesOf');
     try {
       const legs = p.customers.map((c) => ({ amount: 1, currency: p.symbol, from: p.system.id, to: c.id }));
       await expectStatus(t.request('POST', '/transactions/batch', { key, body: { projectId: p.projectId, transfers: legs } }), 201);

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Database } from '../../src/db/database.js';
-import { LedgerRepository } from '../../src/domain/ledger/ledger.repository.js';
+import { HistoryRepository } from '../../src/domain/ledger/history.repository.js';
 import { fundedProject } from '../support/fixtures.js';
 import { insertFlatHistory, type FlatHistory } from '../support/flat-history.js';
 import { startTestApp, type HttpResult, type TestApp } from '../support/test-app.js';
@@ -56,9 +56,9 @@ const GRAPHQL = `query($id: ID!, $asOf: DateTime) { wallet(id: $id) {
   transactions(asOf: $asOf, first: 20) { totalCount edges { node { id amount balance date } } } } }`;
 
 /** The statement a repository call sends, captured instead of run. */
-async function statementOf(call: (repository: LedgerRepository) => Promise<unknown>): Promise<{ sql: string; params: unknown[] }> {
+async function statementOf(call: (repository: HistoryRepository) => Promise<unknown>): Promise<{ sql: string; params: unknown[] }> {
   let captured: { sql: string; params: unknown[] } | undefined;
-  await call(new LedgerRepository({ query: async (sql: string, params: unknown[] = []) => ((captured = { sql, params }), []) } as unknown as Database));
+  await call(new HistoryRepository({ query: async (sql: string, params: unknown[] = []) => ((captured = { sql, params }), []) } as unknown as Database));
   return captured!;
 }
 
@@ -83,7 +83,7 @@ describe('as-of reads', () => {
     for (const n of SIZES) {
       const { id, assetId, history } = wallets.get(n)!;
       const asOf = new Date(history.start.getTime() + n / 2);
-      const [cut] = await new LedgerRepository(t.db).balancesAsOf([id], asOf, assetId);
+      const [cut] = await new HistoryRepository(t.db).balancesAsOf([id], asOf, assetId);
       lines.push(await inDatabase(`${n} tx, middle: balancesAsOf (every currency's cut)`, await statementOf((r) => r.balancesAsOf([id], asOf))));
       lines.push(await inDatabase(`${n} tx, middle: recentAsOf (20 newest + 1)`, await statementOf((r) => r.recentAsOf([id], 21, asOf))));
       lines.push(await inDatabase(`${n} tx, middle: page 1 of the history up to the cut`, await statementOf((r) => r.page(id, assetId, 20, 0, String(BigInt(cut.cutSeq!) + 1n)))));

@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.js';
+import { ownedBy } from '../ownership/ownership.sql.js';
 import type { AnalyticsBucket, AnalyticsInterval, AnalyticsSubject, RollupRead } from './analytics.types.js';
 
 interface SubjectRow {
@@ -30,7 +31,7 @@ export class AnalyticsRepository {
             WHERE CASE WHEN $3::text IS NULL THEN a.id = p.asset_id ELSE (a.project_id = p.id OR a.id = p.asset_id) AND a.symbol = $3 END
             ORDER BY (a.project_id = p.id) DESC LIMIT 1
          ) a ON true
-        WHERE p.id = $1 AND p.owner_id = $2`,
+        WHERE p.id = $1 AND ${ownedBy('p', '$2')}`,
       [projectId, ownerId, symbol],
     );
     if (!row) return null;

@@ -1,53 +1,61 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-
-/** The SQL of asset rules that the unit of work cannot express: locks, cross-project checks. */
-
-/** Locks the caller's project for an asset creation (quota count, first asset); null when not the caller's. */
-export async function lockProject(em: EntityManager, ownerId: string, projectId: number): Promise<{ assetId: string | null } | null> {
-  const [row] = await em.execute<{ asset_id: string | null }[]>(
-    'SELECT asset_id FROM projects WHERE id = ? AND owner_id = ? FOR NO KEY UPDATE',
-    [projectId, ownerId],
-  );
-  return row ? { assetId: row.asset_id } : null;
-}
-
-/** Locks the asset's project and every project sharing the asset as primary, in id order (no deadlocks). */
-export async function lockProjectsUsing(em: EntityManager, ownerId: string, projectId: number, assetId: string): Promise<void> {
-  await em.execute('SELECT id FROM projects WHERE owner_id = ? AND (id = ? OR asset_id = ?) ORDER BY id FOR NO KEY UPDATE', [ownerId, projectId, assetId]);
-}
+import { ownedBy } from '../ownership/ownership.sql.js';
 
 /**
- * Whether `symbol` is already a currency of `projectId` (its own assets and its shared primary
- * asset) or, when `assetId` is given, of a project sharing that asset as its primary one.
- * `assetId` itself is ignored (renaming an asset to its own symbol is no clash).
+ * The SQL of asset rules that the unit of work cannot express: locks, cross-project checks.
+ * Built over the caller's unit of work (`new AssetRepository(em)` inside its transaction): every
+ * statement here belongs to that transaction, under the locks it took.
  */
-export async function symbolTaken(em: EntityManager, ownerId: string, projectId: number, symbol: string, assetId: string | null): Promise<boolean> {
-  const rows = await em.execute(
-    `SELECT 1 FROM projects p JOIN assets a ON a.project_id = p.id OR a.id = p.asset_id
-      WHERE p.owner_id = ? AND (p.id = ? OR p.asset_id = ?::uuid) AND a.id IS DISTINCT FROM ?::uuid AND a.symbol = ?
-      LIMIT 1`,
-    [ownerId, projectId, assetId, assetId, symbol],
-  );
-  return rows.length > 0;
-}
+export class AssetRepository {
+  constructor(private readonly em: EntityManager) {}
 
-/**
- * "Has transactions" (or holds: a hold needs its sender's funded balance row in the asset, so an
- * asset with holds always has balance rows): balances(asset_id) is indexed and a balance row exists for an asset exactly
- * when a posting touched it, which transactions(asset_id) (not indexed) would answer slowly.
- */
-export async function hasPostings(em: EntityManager, assetId: string): Promise<boolean> {
-  const rows = await em.execute('SELECT 1 FROM balances WHERE asset_id = ? LIMIT 1', [assetId]);
-  return rows.length > 0;
-}
+  /** Locks the caller's project for an asset creation (quota count, first asset); null when not the caller's. */
+  async lockProject(ownerId: string, projectId: number): Promise<{ assetId: string | null } | null> {
+    const [row] = await this.em.execute<{ asset_id: string | null }[]>(
+      `SELECT asset_id FROM projects p WHERE p.id = ? AND ${ownedBy('p', '?')} FOR NO KEY UPDATE`,
+      [projectId, ownerId],
+    );
+    return row ? { assetId: row.asset_id } : null;
+  }
 
-/** Every project using `assetId` as primary falls back to its oldest remaining own asset, or null. */
-export async function reassignPrimary(em: EntityManager, ownerId: string, assetId: string): Promise<void> {
-  await em.execute(
-    `UPDATE projects p
-        SET asset_id = (SELECT a.id FROM assets a WHERE a.project_id = p.id AND a.id <> ? ORDER BY a.seq LIMIT 1),
-            updated_at = now()
-      WHERE p.owner_id = ? AND p.asset_id = ?`,
-    [assetId, ownerId, assetId],
-  );
+  /** Locks the asset's project and every project sharing the asset as primary, in id order (no deadlocks). */
+  async lockProjectsUsing(ownerId: string, projectId: number, assetId: string): Promise<void> {
+    await this.em.execute(`SELECT id FROM projects p WHERE ${ownedBy('p', '?')} AND (p.id = ? OR p.asset_id = ?) ORDER BY p.id FOR NO KEY UPDATE`, [ownerId, projectId, assetId]);
+  }
+
+  /**
+   * Whether `symbol` is already a currency of `projectId` (its own assets and its shared primary
+   * asset) or, when `assetId` is given, of a project sharing that asset as its primary one.
+   * `assetId` itself is ignored (renaming an asset to its own symbol is no clash).
+   */
+  async symbolTaken(ownerId: string, projectId: number, symbol: string, assetId: string | null): Promise<boolean> {
+    const rows = await this.em.execute(
+      `SELECT 1 FROM projects p JOIN assets a ON a.project_id = p.id OR a.id = p.asset_id
+        WHERE ${ownedBy('p', '?')} AND (p.id = ? OR p.asset_id = ?::uuid) AND a.id IS DISTINCT FROM ?::uuid AND a.symbol = ?
+        LIMIT 1`,
+      [ownerId, projectId, assetId, assetId, symbol],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * "Has transactions" (or holds: a hold needs its sender's funded balance row in the asset, so an
+   * asset with holds always has balance rows): balances(asset_id) is indexed and a balance row exists for an asset exactly
+   * when a posting touched it, which transactions(asset_id) (not indexed) would answer slowly.
+   */
+  async hasPostings(assetId: string): Promise<boolean> {
+    const rows = await this.em.execute('SELECT 1 FROM balances WHERE asset_id = ? LIMIT 1', [assetId]);
+    return rows.length > 0;
+  }
+
+  /** Every project using `assetId` as primary falls back to its oldest remaining own asset, or null. */
+  async reassignPrimary(ownerId: string, assetId: string): Promise<void> {
+    await this.em.execute(
+      `UPDATE projects p
+          SET asset_id = (SELECT a.id FROM assets a WHERE a.project_id = p.id AND a.id <> ? ORDER BY a.seq LIMIT 1),
+              updated_at = now()
+        WHERE ${ownedBy('p', '?')} AND p.asset_id = ?`,
+      [assetId, ownerId, assetId],
+    );
+  }
 }

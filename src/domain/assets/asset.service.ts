@@ -4,7 +4,7 @@ import type { Principal } from '../auth/api-key.service.js';
 import { AssetSchema, ProjectSchema } from '../../db/entities.js';
 import type { Database } from '../../db/database.js';
 import { conflict, LedgerError, notFound } from '../errors.js';
-import { hasPostings, lockProject, lockProjectsUsing, reassignPrimary, symbolTaken } from './asset.repository.js';
+import { AssetRepository } from './asset.repository.js';
 import { AssetListRules, CreateAssetRules, UpdateAssetRules } from './asset.rules.js';
 import { toAssetView, type AssetView, type CreateAssetInput, type UpdateAssetInput } from './asset.types.js';
 import { checkField, checkInput } from '../shared/validation.js';
@@ -24,11 +24,12 @@ export class AssetService {
     const { ownerId } = principal;
     return this.translateSymbolClash(data.symbol, () =>
       this.db.em().transactional(async (em) => {
-        const project = await lockProject(em, ownerId, data.projectId);
+        const assets = new AssetRepository(em);
+        const project = await assets.lockProject(ownerId, data.projectId);
         if (!project) throw notFound('project', data.projectId);
         const limit = principal.plan.assets_per_project;
         if ((await em.count(AssetSchema, { projectId: data.projectId })) >= limit) throw quotaExceeded('assets_per_project', limit);
-        if (await symbolTaken(em, ownerId, data.projectId, data.symbol, null)) throw symbolConflict(data.symbol);
+        if (await assets.symbolTaken(ownerId, data.projectId, data.symbol, null)) throw symbolConflict(data.symbol);
         const expiresAfterSeconds = data.expiresAfterSeconds ?? null;
         const asset = em.create(AssetSchema, { id: randomUUID(), ownerId, ...data, expiresAfterSeconds, everExpiring: expiresAfterSeconds !== null });
         await em.flush();
@@ -74,9 +75,10 @@ export class AssetService {
         const asset = await em.findOne(AssetSchema, { id, ownerId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
         if (!asset || (data.projectId !== undefined && asset.projectId !== data.projectId)) throw notFound('asset', id);
         if (data.symbol !== undefined && data.symbol !== asset.symbol) {
-          await lockProjectsUsing(em, ownerId, asset.projectId, asset.id);
-          if (await hasPostings(em, asset.id)) throw conflict('the symbol of an asset with transactions cannot change', { field: 'symbol' });
-          if (await symbolTaken(em, ownerId, asset.projectId, data.symbol, asset.id)) throw symbolConflict(data.symbol);
+          const assets = new AssetRepository(em);
+          await assets.lockProjectsUsing(ownerId, asset.projectId, asset.id);
+          if (await assets.hasPostings(asset.id)) throw conflict('the symbol of an asset with transactions cannot change', { field: 'symbol' });
+          if (await assets.symbolTaken(ownerId, asset.projectId, data.symbol, asset.id)) throw symbolConflict(data.symbol);
           asset.symbol = data.symbol;
         }
         if (data.name !== undefined) asset.name = data.name;
@@ -97,9 +99,10 @@ export class AssetService {
     return this.db.em().transactional(async (em) => {
       const asset = await em.findOne(AssetSchema, { id, ownerId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!asset) throw notFound('asset', id);
-      await lockProjectsUsing(em, ownerId, asset.projectId, asset.id);
-      if (await hasPostings(em, asset.id)) throw new LedgerError('asset_in_use', 'the asset has transactions', { id });
-      await reassignPrimary(em, ownerId, asset.id);
+      const assets = new AssetRepository(em);
+      await assets.lockProjectsUsing(ownerId, asset.projectId, asset.id);
+      if (await assets.hasPostings(asset.id)) throw new LedgerError('asset_in_use', 'the asset has transactions', { id });
+      await assets.reassignPrimary(ownerId, asset.id);
       em.remove(asset);
       await em.flush();
       return { id: asset.id, deleted: true as const };

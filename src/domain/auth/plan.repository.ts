@@ -2,11 +2,16 @@ import type { Database } from '../../db/database.js';
 import type { Plan } from './plans.js';
 
 /** The plan table is data (seeded by a migration); it is read once and kept. */
-export async function loadPlans(db: Database): Promise<Map<string, Plan>> {
-  const rows = await db.query<Plan & { api_calls_per_day: string }>(
-    `SELECT code, projects, assets_per_project, customer_wallets, system_wallets, api_calls_per_day,
-            advanced_analytics, custom_branding, priority_support
-       FROM plans ORDER BY rank`,
-  );
-  return new Map(rows.map((row) => [row.code, { ...row, api_calls_per_day: Number(row.api_calls_per_day) }]));
+export class PlanRepository {
+  constructor(private readonly db: Database) {}
+
+  /** Every plan by its code. */
+  async load(): Promise<Map<string, Plan>> {
+    const rows = await this.db.query<Plan & { api_calls_per_day: string }>(
+      `SELECT code, projects, assets_per_project, customer_wallets, system_wallets, api_calls_per_day,
+              advanced_analytics, custom_branding, priority_support
+         FROM plans ORDER BY rank`,
+    );
+    return new Map(rows.map((row) => [row.code, { ...row, api_calls_per_day: Number(row.api_calls_per_day) }]));
+  }
 }

@@ -1,6 +1,6 @@
-import { outsideStatementScope } from '../../db/statement-counter.js';
 import type { Logger } from '../../logger.js';
-import { SEQUENCE_BATCH, type EventRepository } from './event.repository.js';
+import type { EventRepository } from './event.repository.js';
+import { CoalescingRunner } from '../shared/coalescing-runner.js';
 import type { JournalWriter } from '../journal/journal-writer.js';
 
 /** The safety net: events committed by an instance that died before waking a sequencer are numbered by the next tick of any instance. */
@@ -15,10 +15,8 @@ const TICK_MS = 1_000;
  * EventHub follows.
  */
 export class EventSequencer {
-  private running: Promise<void> | null = null;
-  private again = false;
+  private readonly runner = new CoalescingRunner(() => this.run());
   private timer: NodeJS.Timeout | null = null;
-  private stopped = true;
   private numbered = 0;
 
   constructor(
@@ -28,42 +26,26 @@ export class EventSequencer {
   ) {}
 
   start(): void {
-    this.stopped = false;
+    this.runner.start();
     this.tick();
   }
 
   /** Something committed events: number them now (or right after the run under way). */
   poke(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    // the request that committed only wakes the sequencer: its statements are not the request's
-    this.running = outsideStatementScope(() => this.run()).finally(() => {
-      this.running = null;
-    });
+    this.runner.poke();
   }
 
   /** Numbers what is committed now; resolves when done (shutdown, tests, the CLI). */
-  async flush(): Promise<void> {
-    await this.running;
-    const stopped = this.stopped;
-    this.stopped = false;
-    try {
-      this.poke();
-      await this.running;
-    } finally {
-      this.stopped = stopped;
-    }
+  flush(): Promise<void> {
+    return this.runner.flush();
   }
 
   /** Stops ticking and waits for a run under way. */
   async stop(): Promise<void> {
-    this.stopped = true;
+    const stopped = this.runner.stop();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    await this.running;
+    await stopped;
   }
 
   /** Events this instance numbered since start (metrics). */
@@ -72,23 +54,16 @@ export class EventSequencer {
   }
 
   private async run(): Promise<void> {
-    do {
-      this.again = false;
-      try {
-        let numbered: number;
-        do {
-          numbered = await this.repository.sequence(SEQUENCE_BATCH);
-          this.numbered += numbered;
-        } while (numbered === SEQUENCE_BATCH && !this.stopped);
-      } catch (err) {
-        this.logger.error({ err }, 'numbering events failed; retried at the next commit or tick');
-      }
-      this.journal?.poke(); // the journal (CONTRACT §22) follows what is numbered now, in its own run
-    } while (this.again && !this.stopped);
+    try {
+      await this.repository.sequenceCommitted({ more: () => !this.runner.stopped, numbered: (count) => (this.numbered += count) });
+    } catch (err) {
+      this.logger.error({ err }, 'numbering events failed; retried at the next commit or tick');
+    }
+    this.journal?.poke(); // the journal (CONTRACT §22) follows what is numbered now, in its own run
   }
 
   private tick(): void {
-    if (this.stopped) return;
+    if (this.runner.stopped) return;
     this.timer = setTimeout(() => {
       this.timer = null;
       this.poke();

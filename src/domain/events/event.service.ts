@@ -1,28 +1,17 @@
-import { z } from 'zod';
 import type { Principal } from '../auth/api-key.service.js';
-import { notFound } from '../errors.js';
 import type { HoldRepository } from '../holds/hold.repository.js';
 import type { HoldView } from '../holds/hold.types.js';
-import type { LedgerRepository } from '../ledger/ledger.repository.js';
+import type { HistoryRepository } from '../ledger/history.repository.js';
+import type { OwnershipService } from '../ownership/ownership.service.js';
 import type { BalanceMonitorRepository } from '../monitors/monitor.repository.js';
 import type { CrossingView } from '../monitors/monitor.types.js';
 import type { HistoryRow } from '../ledger/ledger.types.js';
-import { ProjectIdRule } from '../shared/ids.js';
 import { checkInput } from '../shared/validation.js';
+import { SeqPageRules } from '../shared/paging.js';
 import type { WalletService } from '../wallets/wallet.service.js';
 import type { WalletView } from '../wallets/wallet.types.js';
 import type { EventRepository } from './event.repository.js';
 import type { EventPage, EventPageQuery, EventRow, EventSubject, LedgerEventView } from './event.types.js';
-
-const PageRules = z.object({
-  projectId: ProjectIdRule,
-  // a seq: a number, or its digits as text (a GraphQL endCursor); not any text Number() reads ('', ' ', '0x10', '1e3')
-  after: z
-    .union([z.number(), z.string().regex(/^\d{1,16}$/, 'must be a seq (an integer)').transform(Number)])
-    .pipe(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER))
-    .default(0),
-  limit: z.number().int().min(1).max(100).default(20),
-});
 
 /**
  * Reading the outbox (CONTRACT §16). An event row names its subject; `data` is rendered from it
@@ -35,7 +24,8 @@ const PageRules = z.object({
 export class EventService {
   constructor(
     private readonly events: EventRepository,
-    private readonly ledger: LedgerRepository,
+    private readonly ownership: OwnershipService,
+    private readonly history: HistoryRepository,
     private readonly holds: HoldRepository,
     private readonly wallets: WalletService,
     private readonly monitors: BalanceMonitorRepository,
@@ -43,8 +33,8 @@ export class EventService {
 
   /** `GET /events` and GraphQL `events`: a project's events after a seq, oldest first. */
   async list(principal: Principal, query: EventPageQuery): Promise<EventPage> {
-    const { projectId, after, limit } = checkInput(PageRules, query);
-    if (!(await this.ledger.ownsProject(principal.ownerId, projectId))) throw notFound('project', projectId);
+    const { projectId, after, limit } = checkInput(SeqPageRules, query);
+    await this.ownership.requireProject(principal, projectId);
     await this.numberCommitted(projectId);
     const rows = await this.events.page(projectId, String(after), limit + 1);
     const events = await this.render(rows.slice(0, limit));
@@ -54,7 +44,7 @@ export class EventService {
 
   /** How many events the caller's project has (GraphQL `totalCount`). */
   async count(principal: Principal, projectId: number): Promise<number> {
-    if (!(await this.ledger.ownsProject(principal.ownerId, projectId))) throw notFound('project', projectId);
+    await this.ownership.requireProject(principal, projectId);
     return this.events.count(projectId);
   }
 
@@ -65,7 +55,7 @@ export class EventService {
    * goes on as long as commits keep coming. One statement when nothing waits.
    */
   private async numberCommitted(projectId: number): Promise<void> {
-    await this.events.sequenceCommitted(projectId);
+    await this.events.sequenceCommitted({ projectId });
   }
 
   /** Rows to events with their data, in the rows' order: one statement per kind of subject. */
@@ -74,7 +64,7 @@ export class EventService {
     const walletOwners = new Map<string, string[]>();
     for (const row of rows) if (subjectKind(row) === 'wallet') walletOwners.set(row.ownerId, [...(walletOwners.get(row.ownerId) ?? []), row.subjectId]);
     const [transactions, holds, wallets, crossings] = await Promise.all([
-      this.ledger.asPostedByIds(ids('transaction')),
+      this.history.asPostedByIds(ids('transaction')),
       this.holds.anyByIds(ids('hold')),
       Promise.all([...walletOwners].map(([owner, walletIds]) => this.wallets.getMany(owner, walletIds))),
       this.monitors.crossingsByIds(ids('crossing')),

@@ -1,18 +1,23 @@
 import type { Database } from '../../db/database.js';
 import { olderThan } from '../shared/paging.js';
+import { toMovement, type RawMovement } from '../ledger/ledger.sql.js';
+import { ownedBy } from '../ownership/ownership.sql.js';
 import type { HoldStatus, HoldView } from './hold.types.js';
 
+/** A hold's status as of now: a pending hold past its expires_at reads `expired` (holds_expired.sql). */
+const STATUS_NOW = `CASE WHEN holds_expired(h, now()) THEN 'expired' ELSE h.status END`;
+
 /**
- * A hold's status and updated_at as of now: a pending hold past its expires_at reads `expired`,
- * updated at its expires_at, whether or not a posting has released it yet (the release writes
- * exactly these values).
+ * A hold's status and updated_at as of now: an expired hold reads `expired`, updated at its
+ * expires_at, whether or not a posting has released it yet (the release writes exactly these
+ * values).
  */
 const HOLD_COLUMNS = `
   h.id, h.seq::text AS seq, h.project_id, h.asset_id, a.symbol, a.fractions, h.amount::text AS amount,
   h.from_wallet_id, h.to_wallet_id, wf.address AS from_address, wt.address AS to_address,
-  CASE WHEN h.status = 'pending' AND h.expires_at <= now() THEN 'expired' ELSE h.status END AS status,
+  ${STATUS_NOW} AS status,
   h.captured_amount::text AS captured_amount, h.transaction_id, h.expires_at, h.created_at,
-  CASE WHEN h.status = 'pending' AND h.expires_at <= now() THEN h.expires_at ELSE h.updated_at END AS updated_at,
+  CASE WHEN holds_expired(h, now()) THEN h.expires_at ELSE h.updated_at END AS updated_at,
   h.reference, h.metadata`;
 
 const HOLD_JOINS = `
@@ -21,7 +26,7 @@ const HOLD_JOINS = `
   JOIN wallets wt ON wt.id = h.to_wallet_id`;
 
 /** The hold status filter as of now (SQL; `$n` is the wanted status or NULL for any). */
-const statusIs = (param: string): string => `(${param}::text IS NULL OR (CASE WHEN h.status = 'pending' AND h.expires_at <= now() THEN 'expired' ELSE h.status END) = ${param})`;
+const statusIs = (param: string): string => `(${param}::text IS NULL OR (${STATUS_NOW}) = ${param})`;
 
 export class HoldRepository {
   constructor(private readonly db: Database) {}
@@ -32,7 +37,7 @@ export class HoldRepository {
     const rows = await this.db.query<RawHold>(
       `SELECT ${HOLD_COLUMNS}
          FROM holds h
-         JOIN projects p ON p.id = h.project_id AND p.owner_id = $2
+         JOIN projects p ON p.id = h.project_id AND ${ownedBy('p', '$2')}
          ${HOLD_JOINS}
         WHERE h.id = ANY ($1::uuid[])`,
       [ids, ownerId],
@@ -64,16 +69,7 @@ export class HoldRepository {
   }
 }
 
-interface RawHold {
-  id: string;
-  seq: string;
-  project_id: number;
-  asset_id: string;
-  symbol: string;
-  fractions: number;
-  amount: string;
-  from_wallet_id: string;
-  to_wallet_id: string;
+interface RawHold extends RawMovement<string> {
   from_address: string;
   to_address: string;
   status: HoldStatus;
@@ -88,15 +84,7 @@ interface RawHold {
 
 function toHold(r: RawHold): HoldView {
   return {
-    id: r.id,
-    seq: r.seq,
-    projectId: r.project_id,
-    assetId: r.asset_id,
-    symbol: r.symbol,
-    fractions: r.fractions,
-    amount: BigInt(r.amount),
-    fromWalletId: r.from_wallet_id,
-    toWalletId: r.to_wallet_id,
+    ...toMovement(r),
     from: r.from_address,
     to: r.to_address,
     status: r.status,

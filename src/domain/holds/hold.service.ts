@@ -1,10 +1,11 @@
 import type { Principal } from '../auth/api-key.service.js';
 import { notFound, validationError } from '../errors.js';
 import { nextPostingKey } from '../idempotency/request-scope.js';
-import type { LedgerRepository } from '../ledger/ledger.repository.js';
+import type { PostingRepository } from '../ledger/posting.repository.js';
+import type { OwnershipService } from '../ownership/ownership.service.js';
 import { checkAnnotations, ExpiresInRule } from '../ledger/ledger.rules.js';
 import type { HistoryRow, PostingLeg, PostingResult } from '../ledger/ledger.types.js';
-import type { PostingOptions } from '../ledger/ledger.service.js';
+import type { PostingOptions } from '../ledger/posting.service.js';
 import type { PostingQueue } from '../ledger/posting-queue.js';
 import { minorAmount, refusal, resolveMovement } from '../ledger/movement.js';
 import { UuidRule, ProjectIdRule } from '../shared/ids.js';
@@ -25,14 +26,15 @@ const FilterRules = z.object({ projectId: ProjectIdRule, status: z.enum(HOLD_STA
 export class HoldService {
   constructor(
     private readonly holds: HoldRepository,
-    private readonly ledger: LedgerRepository,
+    private readonly postings: PostingRepository,
+    private readonly ownership: OwnershipService,
     private readonly queue: PostingQueue,
   ) {}
 
   async create(principal: Principal, input: CreateHoldInput, options: PostingOptions = {}): Promise<HoldView> {
     const notes = checkAnnotations(input);
     if (input.expiresIn != null) checkField('expiresIn', ExpiresInRule, input.expiresIn);
-    const { context, asset, from, to, amount } = await resolveMovement(this.ledger, principal, input);
+    const { context, asset, from, to, amount } = await resolveMovement(this.postings, principal, input);
     const request: PostingLeg = {
       kind: 'hold',
       projectId: context.projectId,
@@ -89,13 +91,8 @@ export class HoldService {
     const { projectId, status } = checkInput(FilterRules, { projectId: query.projectId, status: query.status });
     const paging = checkPaging(query);
     let walletId: string | null = null;
-    if (query.walletId !== undefined) {
-      const wallet = await this.ledger.findWallet(principal.ownerId, query.walletId, isUuid(query.walletId) ? query.walletId : null, projectId);
-      if (!wallet || wallet.projectId !== projectId) throw notFound('wallet', query.walletId);
-      walletId = wallet.id;
-    } else if (!(await this.ledger.ownsProject(principal.ownerId, projectId))) {
-      throw notFound('project', projectId);
-    }
+    if (query.walletId !== undefined) walletId = (await this.ownership.walletOf(principal, query.walletId, projectId)).id;
+    else await this.ownership.requireProject(principal, projectId);
     const { rows, total } = await this.holds.list(projectId, walletId, status ?? null, windowOf(paging));
     return pageOf(paging, rows, total);
   }

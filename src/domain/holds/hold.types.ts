@@ -1,20 +1,12 @@
 import type { Paging } from '../shared/paging.js';
 import type { Annotations } from '../ledger/ledger.rules.js';
+import type { Movement } from '../ledger/ledger.types.js';
 
 export type HoldStatus = 'pending' | 'captured' | 'voided' | 'expired';
 export const HOLD_STATUSES = ['pending', 'captured', 'voided', 'expired'] as const;
 
 /** A hold as read (CONTRACT §10): `status` and `updatedAt` already say `expired` from the instant its expires_at passed. */
-export interface HoldView {
-  id: string;
-  seq: string;
-  projectId: number;
-  assetId: string;
-  symbol: string;
-  fractions: number;
-  amount: bigint;
-  fromWalletId: string;
-  toWalletId: string;
+export interface HoldView extends Movement<string> {
   from: string;
   to: string;
   status: HoldStatus;

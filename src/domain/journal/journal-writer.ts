@@ -1,4 +1,4 @@
-import { outsideStatementScope } from '../../db/statement-counter.js';
+import { CoalescingRunner } from '../shared/coalescing-runner.js';
 import type { Logger } from '../../logger.js';
 import { entryHash, GENESIS_HASH } from './journal-chain.js';
 import type { JournalRepository } from './journal.repository.js';
@@ -19,9 +19,7 @@ export const JOURNAL_BATCH = 2_000;
  * statements (one when nothing waits), without a transaction of its own.
  */
 export class JournalWriter {
-  private running: Promise<void> | null = null;
-  private again = false;
-  private stopped = true;
+  private readonly runner = new CoalescingRunner(() => this.run());
   private written = 0;
 
   constructor(
@@ -31,38 +29,22 @@ export class JournalWriter {
 
   /** Answers pokes from now on (the app starts it before the sequencer). */
   start(): void {
-    this.stopped = false;
+    this.runner.start();
   }
 
   /** Something was numbered: journal it now (or right after the run under way). */
   poke(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = outsideStatementScope(() => this.run()).finally(() => {
-      this.running = null;
-    });
+    this.runner.poke();
   }
 
   /** Journals everything numbered now; resolves when done (shutdown, tests). */
-  async flush(): Promise<void> {
-    await this.running;
-    const stopped = this.stopped;
-    this.stopped = false;
-    try {
-      this.poke();
-      await this.running;
-    } finally {
-      this.stopped = stopped;
-    }
+  flush(): Promise<void> {
+    return this.runner.flush();
   }
 
   /** Stops answering pokes and waits for a run under way. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.running;
+  stop(): Promise<void> {
+    return this.runner.stop();
   }
 
   /** Entries this instance wrote since start (metrics, tests). */
@@ -71,14 +53,11 @@ export class JournalWriter {
   }
 
   private async run(): Promise<void> {
-    do {
-      this.again = false;
-      try {
-        while ((await this.turn()) && !this.stopped);
-      } catch (err) {
-        this.logger.error({ err }, 'journaling failed; retried at the next numbering or tick');
-      }
-    } while (this.again && !this.stopped);
+    try {
+      while ((await this.turn()) && !this.runner.stopped);
+    } catch (err) {
+      this.logger.error({ err }, 'journaling failed; retried at the next numbering or tick');
+    }
   }
 
   /**

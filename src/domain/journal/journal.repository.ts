@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.js';
-import { HISTORY_COLUMNS, HISTORY_JOINS, toHistory, type RawHistory } from '../ledger/ledger.repository.js';
+import { HISTORY_COLUMNS, HISTORY_JOINS, toHistory, type RawHistory } from '../ledger/ledger.sql.js';
 import type { JournaledBalance, JournalEntry, JournalHead, NewEntry, SourceBatch, StoredEntry } from './journal.types.js';
 
 /** The events whose subject is a transaction: each transaction has exactly one (ledger_move, lots_*). */

@@ -38,9 +38,8 @@ export interface BalanceAsOfRow extends Pick<BalanceRow, 'walletId' | 'address' 
 /** A wallet's transactions in every currency: the sum of its per-currency counts (each transaction moves one currency). */
 export const transactionTotal = (balances: readonly Pick<BalanceRow, 'transactionCount'>[]): number => balances.reduce((total, balance) => total + balance.transactionCount, 0);
 
-/** One transaction as seen from one wallet's history (`balance` is that wallet's resulting balance). */
-export interface HistoryRow {
-  walletId: string;
+/** What every movement of money carries, a transaction's or a hold's; `W` is its wallet ids' type. */
+export interface Movement<W = string | null> {
   id: string;
   seq: string;
   projectId: number;
@@ -48,9 +47,17 @@ export interface HistoryRow {
   symbol: string;
   fractions: number;
   amount: bigint;
-  fromWalletId: string | null;
-  /** null: the points left the ledger, back to @mint (the reversal of a seed) or to @expired (an expiry, CONTRACT §15). */
-  toWalletId: string | null;
+  fromWalletId: W;
+  toWalletId: W;
+}
+
+/**
+ * One transaction as seen from one wallet's history (`balance` is that wallet's resulting
+ * balance). A null `fromWalletId` is @mint (a seed); a null `toWalletId` means the points left
+ * the ledger, back to @mint (the reversal of a seed) or to @expired (an expiry, CONTRACT §15).
+ */
+export interface HistoryRow extends Movement {
+  walletId: string;
   fromAddress: string;
   toAddress: string;
   balance: bigint;

@@ -1,7 +1,7 @@
 import type { Principal } from '../auth/api-key.service.js';
 import { LedgerError, notFound, validationError } from '../errors.js';
 import { toMajor, toMinor } from '../money.js';
-import type { LedgerRepository, PostingContext } from './ledger.repository.js';
+import type { PostingContext, PostingRepository } from './posting.repository.js';
 import { checkReferences } from './ledger.rules.js';
 import { limitExceeded } from '../limits/limit.rules.js';
 import type { AssetRef, PostingResult, WalletRef } from './ledger.types.js';
@@ -30,7 +30,7 @@ export interface Movement {
  * contract's order: fields (400) before existence (404); the amount's decimals need the asset.
  * `field` prefixes the field names (batch legs: `transfers.3.`).
  */
-export async function resolveMovement(repository: LedgerRepository, principal: Principal, input: MovementInput, field = ''): Promise<Movement> {
+export async function resolveMovement(repository: PostingRepository, principal: Principal, input: MovementInput, field = ''): Promise<Movement> {
   try {
     checkReferences({ from: input.from, to: input.to }, input.currency);
   } catch (error) {
@@ -45,7 +45,7 @@ export async function resolveMovement(repository: LedgerRepository, principal: P
   return { context, asset, from: from!, to, amount };
 }
 
-export async function resolveContext(repository: LedgerRepository, principal: Principal, projectId: number, currency: string, fromRef: string | null, toRef: string): Promise<PostingContext> {
+export async function resolveContext(repository: PostingRepository, principal: Principal, projectId: number, currency: string, fromRef: string | null, toRef: string): Promise<PostingContext> {
   const context = await repository.resolvePosting(principal.ownerId, projectId, currency, fromRef, toRef);
   if (!context) throw notFound('project', projectId);
   if (!context.asset) throw notFound('currency', currency);

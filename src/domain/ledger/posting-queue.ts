@@ -1,4 +1,4 @@
-import type { LedgerRepository } from './ledger.repository.js';
+import type { PostingRepository } from './posting.repository.js';
 import { walletsOf, type PostingRequest, type PostingResult } from './ledger.types.js';
 import { isDeadlock, isStatementCut, rolledBack } from '../shared/error-translation.js';
 
@@ -63,7 +63,7 @@ export class PostingQueue {
 
   /** `onCommit` sees the results of every `ledger_post` call that answered (metrics: batch sizes, outcomes). */
   constructor(
-    private readonly repository: LedgerRepository,
+    private readonly repository: PostingRepository,
     private readonly onCommit: (results: readonly PostingResult[]) => void = () => undefined,
     options: PostingQueueOptions = {},
   ) {

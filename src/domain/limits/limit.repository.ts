@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.js';
+import { ownedBy } from '../ownership/ownership.sql.js';
 import type { LimitDirection, LimitUsageView, LimitView } from './limit.types.js';
 
 const LIMIT_COLUMNS = `l.id, l.project_id, l.wallet_id, l.asset_id, a.symbol, a.fractions, l.direction, l.amount::text AS amount, l.window_seconds, l.created_at`;
@@ -54,7 +55,7 @@ export class LimitRepository {
   async delete(ownerId: string, id: string): Promise<boolean> {
     const rows = await this.db.query(
       `WITH gone AS (
-         DELETE FROM limits l USING projects p WHERE l.id = $1 AND p.id = l.project_id AND p.owner_id = $2 RETURNING l.id, l.asset_id
+         DELETE FROM limits l USING projects p WHERE l.id = $1 AND p.id = l.project_id AND ${ownedBy('p', '$2')} RETURNING l.id, l.asset_id
        )
        UPDATE assets a SET limit_count = a.limit_count - 1 FROM gone WHERE a.id = gone.asset_id RETURNING gone.id`,
       [id, ownerId],

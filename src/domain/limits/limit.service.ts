@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import type { Principal } from '../auth/api-key.service.js';
 import { notFound } from '../errors.js';
-import type { LedgerRepository } from '../ledger/ledger.repository.js';
+import type { PostingRepository } from '../ledger/posting.repository.js';
+import type { OwnershipService } from '../ownership/ownership.service.js';
 import { WalletRefRule } from '../ledger/ledger.rules.js';
 import { toMinor } from '../money.js';
-import { isUuid, ProjectIdRule, UuidRule } from '../shared/ids.js';
+import { ProjectIdRule, UuidRule } from '../shared/ids.js';
 import { offsetOf, PageRules, type Page, type PageRequest } from '../shared/paging.js';
 import { checkField, checkInput } from '../shared/validation.js';
 import type { WalletService } from '../wallets/wallet.service.js';
@@ -22,13 +23,14 @@ const FilterRules = z.object({ projectId: ProjectIdRule, walletId: WalletRefRule
 export class LimitService {
   constructor(
     private readonly limits: LimitRepository,
-    private readonly ledger: LedgerRepository,
+    private readonly postings: PostingRepository,
+    private readonly ownership: OwnershipService,
     private readonly wallets: WalletService,
   ) {}
 
   async create(principal: Principal, input: CreateLimitInput): Promise<LimitView> {
     const { projectId, currency, direction, amount, windowSeconds, walletId } = checkInput(CreateLimitRules, input);
-    const context = await this.ledger.resolvePosting(principal.ownerId, projectId, currency, null, walletId ?? '');
+    const context = await this.postings.resolvePosting(principal.ownerId, projectId, currency, null, walletId ?? '');
     if (!context) throw notFound('project', projectId);
     if (!context.asset) throw notFound('currency', currency);
     if (walletId != null && !context.to) throw notFound('wallet', walletId);
@@ -69,10 +71,8 @@ export class LimitService {
 
   private async filter(principal: Principal, query: LimitListQuery): Promise<{ projectId: number; walletId: string | null }> {
     const { projectId, walletId } = checkInput(FilterRules, { projectId: query.projectId, walletId: query.walletId });
-    if (!(await this.ledger.ownsProject(principal.ownerId, projectId))) throw notFound('project', projectId);
+    await this.ownership.requireProject(principal, projectId);
     if (walletId === undefined) return { projectId, walletId: null };
-    const wallet = await this.ledger.findWallet(principal.ownerId, walletId, isUuid(walletId) ? walletId : null, projectId);
-    if (!wallet || wallet.projectId !== projectId) throw notFound('wallet', walletId);
-    return { projectId, walletId: wallet.id };
+    return { projectId, walletId: (await this.ownership.walletOf(principal, walletId, projectId)).id };
   }
 }

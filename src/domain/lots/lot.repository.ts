@@ -4,7 +4,7 @@ import type { LotKey, LotRow, SweepRound } from './lot.types.js';
 /**
  * A wallet's live lots in one asset: unexpired (a lot is expired from the instant its
  * `expires_at` passes, whether or not its expiry is posted yet) with something left, earliest
- * expiry first. Read from lots_wallet_idx; spent lots are not in it.
+ * expiry first (lots_live.sql). Read from lots_wallet_idx; spent lots are not in it.
  */
 export class LotRepository {
   constructor(private readonly db: Database) {}
@@ -16,11 +16,7 @@ export class LotRepository {
       `SELECT x.wallet_id, x.asset_id, a.fractions, l.amount::text, l.remaining::text, l.expires_at, l.created_at
          FROM unnest($1::uuid[], $2::uuid[]) WITH ORDINALITY AS x(wallet_id, asset_id, ord)
          JOIN assets a ON a.id = x.asset_id
-         CROSS JOIN LATERAL (
-           SELECT l.* FROM lots l
-            WHERE l.wallet_id = x.wallet_id AND l.asset_id = x.asset_id AND l.live AND l.expires_at > now()
-            ORDER BY l.expires_at, l.id LIMIT $3
-         ) l
+         CROSS JOIN LATERAL (SELECT * FROM lots_live(x.wallet_id, x.asset_id, now()) LIMIT $3) l
         ORDER BY x.ord, l.expires_at, l.id`,
       [keys.map((k) => k.walletId), keys.map((k) => k.assetId), limit],
     );

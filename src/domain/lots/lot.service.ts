@@ -1,5 +1,5 @@
 import type { Principal } from '../auth/api-key.service.js';
-import type { LedgerService } from '../ledger/ledger.service.js';
+import type { HistoryService } from '../ledger/history.service.js';
 import { checkReferences } from '../ledger/ledger.rules.js';
 import type { WalletService } from '../wallets/wallet.service.js';
 import type { LotRepository } from './lot.repository.js';
@@ -13,7 +13,7 @@ export class LotService {
   constructor(
     private readonly repository: LotRepository,
     private readonly wallets: WalletService,
-    private readonly ledger: LedgerService,
+    private readonly history: HistoryService,
   ) {}
 
   /**
@@ -23,7 +23,7 @@ export class LotService {
   async lotsOf(principal: Principal, walletId: string, currency?: string): Promise<LotRow[]> {
     checkReferences({}, currency);
     const wallet = await this.wallets.get(principal, walletId);
-    const assetId = await this.ledger.currencyOf(principal, wallet.projectId, wallet.id, currency);
+    const assetId = await this.history.currencyOf(principal, wallet.projectId, wallet.id, currency);
     if (wallet.type === 'system') return [];
     return this.repository.live([{ walletId: wallet.id, assetId }], null);
   }

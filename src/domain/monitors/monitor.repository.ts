@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.js';
+import { ownedBy } from '../ownership/ownership.sql.js';
 import { isForeignKeyViolation } from '../shared/error-translation.js';
 import type { BalanceMonitorView, CrossingView, MonitorField, MonitorOperator } from './monitor.types.js';
 
@@ -43,7 +44,7 @@ export class BalanceMonitorRepository {
            UNION ALL
            (SELECT w.id FROM wallets w WHERE w.project_id = p.id AND w.address = $4)
            LIMIT 1) w ON true
-        WHERE p.id = $1 AND p.owner_id = $2`,
+        WHERE p.id = $1 AND ${ownedBy('p', '$2')}`,
       [projectId, ownerId, symbol, walletRef, walletId],
     );
     return row ? { assetId: row.asset_id, fractions: row.fractions ?? 0, walletId: row.wallet_id } : null;
@@ -97,7 +98,7 @@ export class BalanceMonitorRepository {
   /** Deletes the owner's monitor and uncounts it on its asset, in one statement; false when the owner has none by that id. */
   async delete(ownerId: string, id: string): Promise<boolean> {
     const rows = await this.db.query(
-      `WITH gone AS (DELETE FROM balance_monitors m USING projects p WHERE m.id = $1 AND p.id = m.project_id AND p.owner_id = $2 RETURNING m.asset_id)
+      `WITH gone AS (DELETE FROM balance_monitors m USING projects p WHERE m.id = $1 AND p.id = m.project_id AND ${ownedBy('p', '$2')} RETURNING m.asset_id)
        UPDATE assets a SET monitors = a.monitors - 1 FROM gone WHERE a.id = gone.asset_id RETURNING a.id`,
       [id, ownerId],
     );

@@ -6,7 +6,7 @@ import { CreateProjectRules, RenameProjectRules } from './project.rules.js';
 import { toProjectView, type CreateProjectInput, type ProjectView } from './project.types.js';
 import { checkField, checkInput } from '../shared/validation.js';
 import { isForeignKeyViolation } from '../shared/error-translation.js';
-import { lockOwner } from '../auth/owner.repository.js';
+import { OwnerRepository } from '../auth/owner.repository.js';
 import { quotaExceeded } from '../auth/plans.js';
 import { alignById, offsetOf, PageRules, type Page, type PageRequest } from '../shared/paging.js';
 import { ProjectIdRule } from '../shared/ids.js';
@@ -20,7 +20,7 @@ export class ProjectService {
     const { ownerId } = principal;
     try {
       return await this.db.em().transactional(async (em) => {
-        await lockOwner(em, ownerId);
+        await new OwnerRepository(em).lock(ownerId);
         const limit = principal.plan.projects;
         if ((await em.count(ProjectSchema, { ownerId })) >= limit) throw quotaExceeded('projects', limit);
         if (data.assetId && !(await em.count(AssetSchema, { id: data.assetId, ownerId }))) throw notFound('asset', data.assetId);

@@ -2,8 +2,9 @@ import { pipeline, Transform, type Readable } from 'node:stream';
 import pg from 'pg';
 import QueryStream from 'pg-query-stream';
 import type { Database } from '../../db/database.js';
-import { balanceAfter, HISTORY_COLUMNS, HISTORY_JOINS, toHistory, type RawHistory } from '../ledger/ledger.repository.js';
+import { balanceAfter, HISTORY_COLUMNS, HISTORY_JOINS, toHistory, type RawHistory } from '../ledger/ledger.sql.js';
 import type { HistoryRow } from '../ledger/ledger.types.js';
+import { ownedBy } from '../ownership/ownership.sql.js';
 import type { ResolvedFilter, Side } from './transaction-search.types.js';
 
 /** Positional parameters of one generated statement. */
@@ -140,11 +141,6 @@ export class TransactionSearchRepository {
     return row ?? null;
   }
 
-  async ownsProject(ownerId: string, projectId: number): Promise<boolean> {
-    const rows = await this.db.query(`SELECT 1 FROM projects WHERE id = $1 AND owner_id = $2`, [projectId, ownerId]);
-    return rows.length > 0;
-  }
-
   /**
    * The project's transactions in the range, oldest first, as a stream of rows read through a
    * cursor, EXPORT_BATCH at a time as the consumer asks for them (back-pressure), from one
@@ -166,7 +162,7 @@ export class TransactionSearchRepository {
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
       await client.query('SET LOCAL statement_timeout = 0');
-      const owned = await client.query(`SELECT 1 FROM projects WHERE id = $1 AND owner_id = $2`, [projectId, ownerId]);
+      const owned = await client.query(`SELECT 1 FROM projects p WHERE p.id = $1 AND ${ownedBy('p', '$2')}`, [projectId, ownerId]);
       if (owned.rowCount === 0) {
         await client.query('ROLLBACK');
         finish();

@@ -18,6 +18,7 @@ import {
   ReferencePrefixRule,
   SearchLimitRule,
 } from './transaction-search.rules.js';
+import type { OwnershipService } from '../ownership/ownership.service.js';
 import type { TransactionSearchRepository } from './transaction-search.repository.js';
 import type { ExportRange, ResolvedFilter, SearchPage, SearchQuery, Side } from './transaction-search.types.js';
 
@@ -28,7 +29,10 @@ import type { ExportRange, ResolvedFilter, SearchPage, SearchQuery, Side } from 
  * `not_found`.
  */
 export class TransactionSearchService {
-  constructor(private readonly repository: TransactionSearchRepository) {}
+  constructor(
+    private readonly repository: TransactionSearchRepository,
+    private readonly ownership: OwnershipService,
+  ) {}
 
   /** One page, newest first (date, then commit order), after the `after` position. */
   async search(principal: Principal, query: SearchQuery): Promise<SearchPage> {
@@ -70,7 +74,7 @@ export class TransactionSearchService {
       checkField(`metadata.${i}.value`, MetadataValueRule, pair.value);
     });
     checkRange(query.since ?? null, query.until ?? null);
-    if (!(await this.repository.ownsProject(principal.ownerId, projectId))) throw notFound('project', projectId);
+    await this.ownership.requireProject(principal, projectId);
 
     const asset = symbol === null ? null : await this.repository.assetOf(projectId, symbol);
     if (symbol !== null && !asset) throw notFound('currency', symbol);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { checkInput } from './validation.js';
+import { ProjectIdRule } from './ids.js';
 
 /** Offset pagination of the REST lists (CONTRACT §7). */
 export interface PageRequest {
@@ -32,6 +33,20 @@ export function alignById<K, T extends { id: K }>(ids: readonly K[], rows: reado
  * one instant, a batch's legs say, keep a fixed order). A row posted between two pages sorts
  * before the first page and cannot shift the next one, as an offset would (issue 19).
  */
+/**
+ * A page of a project's seq-numbered stream, oldest first (the events of CONTRACT §16, the
+ * journal of §22): `after` a seq — a number, or its digits as text (a GraphQL endCursor); not
+ * any text Number() reads ('', ' ', '0x10', '1e3').
+ */
+export const SeqPageRules = z.object({
+  projectId: ProjectIdRule,
+  after: z
+    .union([z.number(), z.string().regex(/^\d{1,16}$/, 'must be a seq (an integer)').transform(Number)])
+    .pipe(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER))
+    .default(0),
+  limit: z.number().int().min(1).max(100).default(20),
+});
+
 export interface KeysetRequest {
   limit: number;
   before: string | null;

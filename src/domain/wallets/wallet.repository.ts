@@ -1,24 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Database } from '../../db/database.js';
+import { ownedBy } from '../ownership/ownership.sql.js';
 import type { WalletSlice, WalletStatus, WalletType } from './wallet.types.js';
-
-/** Whether any balance of the wallet is above zero (closing needs every balance at zero). */
-export async function holdsFunds(em: EntityManager, walletId: string): Promise<boolean> {
-  const rows = await em.execute('SELECT 1 FROM balances WHERE wallet_id = ? AND amount > 0 LIMIT 1', [walletId]);
-  return rows.length > 0;
-}
-
-/** Whether the wallet has a pending, unexpired hold on either side (it cannot be closed then). */
-export async function hasPendingHolds(em: EntityManager, projectId: number, walletId: string): Promise<boolean> {
-  const rows = await em.execute(
-    `SELECT 1 FROM holds h
-      WHERE h.project_id = ? AND (h.from_wallet_id = ? OR h.to_wallet_id = ?)
-        AND h.status = 'pending' AND (h.expires_at IS NULL OR h.expires_at > now())
-      LIMIT 1`,
-    [projectId, walletId, walletId],
-  );
-  return rows.length > 0;
-}
 
 interface SliceRow {
   project_id: number;
@@ -37,50 +20,76 @@ interface SliceRow {
 export const walletsOfProject = (projectId: string, type: string): string => `w.project_id = ${projectId} AND (${type} IS NULL OR w.type = ${type})`;
 
 /**
- * For many projects at once (one statement), each project's wallets after a cursor in creation
- * order, `first + 1` of them to tell whether a next page exists, with the project's total.
+ * The wallet SQL the unit of work cannot express. Statements that must see and join the caller's
+ * ORM transaction (the checks of a status change, under the wallet's row lock) take it as `tx`.
  */
-export async function walletSlices(db: Database, ownerId: string, projectIds: number[], type: WalletType | null, first: number, afterSeq: string | null): Promise<Map<number, WalletSlice>> {
-  const rows = await db.query<SliceRow>(
-    `SELECT x.project_id, c.total::text AS total, w.id, w.seq::text AS seq, w.owner_id, w.address, w.type, w.status, w.created_at, w.updated_at
-       FROM unnest($1::int[]) AS x(project_id)
-       JOIN projects p ON p.id = x.project_id AND p.owner_id = $2
-       CROSS JOIN LATERAL (
-         SELECT count(*) AS total FROM wallets w WHERE ${walletsOfProject('x.project_id', '$3::text')}
-       ) c
-       LEFT JOIN LATERAL (
-         SELECT * FROM wallets w
-          WHERE ${walletsOfProject('x.project_id', '$3::text')} AND ($4::bigint IS NULL OR w.seq > $4)
-          ORDER BY w.seq LIMIT $5
-       ) w ON true
-      ORDER BY x.project_id, w.seq`,
-    [projectIds, ownerId, type, afterSeq, first + 1],
-  );
-  const slices = new Map<number, WalletSlice>();
-  for (const row of rows) {
-    let slice = slices.get(row.project_id);
-    if (!slice) {
-      slice = { edges: [], totalCount: Number(row.total), hasNextPage: false };
-      slices.set(row.project_id, slice);
-    }
-    if (row.id === null || row.seq === null) continue;
-    if (slice.edges.length === first) {
-      slice.hasNextPage = true;
-      continue;
-    }
-    slice.edges.push({
-      cursor: row.seq,
-      node: {
-        id: row.id,
-        projectId: row.project_id,
-        ownerId: row.owner_id,
-        address: row.address,
-        type: row.type,
-        status: row.status,
-        createdAt: row.created_at,
-        updatedAt: row.updated_at,
-      },
-    });
+export class WalletRepository {
+  constructor(private readonly db: Database) {}
+
+  /** Whether any balance of the wallet is above zero (closing needs every balance at zero). */
+  async holdsFunds(tx: EntityManager, walletId: string): Promise<boolean> {
+    const rows = await tx.execute('SELECT 1 FROM balances WHERE wallet_id = ? AND amount > 0 LIMIT 1', [walletId]);
+    return rows.length > 0;
   }
-  return slices;
+
+  /** Whether the wallet has a pending, unexpired hold on either side (it cannot be closed then). */
+  async hasPendingHolds(tx: EntityManager, projectId: number, walletId: string): Promise<boolean> {
+    const rows = await tx.execute(
+      `SELECT 1 FROM holds h
+        WHERE h.project_id = ? AND (h.from_wallet_id = ? OR h.to_wallet_id = ?)
+          AND h.status = 'pending' AND NOT holds_expired(h, now())
+        LIMIT 1`,
+      [projectId, walletId, walletId],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * For many projects at once (one statement), each project's wallets after a cursor in creation
+   * order, `first + 1` of them to tell whether a next page exists, with the project's total.
+   */
+  async slices(ownerId: string, projectIds: number[], type: WalletType | null, first: number, afterSeq: string | null): Promise<Map<number, WalletSlice>> {
+    const rows = await this.db.query<SliceRow>(
+      `SELECT x.project_id, c.total::text AS total, w.id, w.seq::text AS seq, w.owner_id, w.address, w.type, w.status, w.created_at, w.updated_at
+         FROM unnest($1::int[]) AS x(project_id)
+         JOIN projects p ON p.id = x.project_id AND ${ownedBy('p', '$2')}
+         CROSS JOIN LATERAL (
+           SELECT count(*) AS total FROM wallets w WHERE ${walletsOfProject('x.project_id', '$3::text')}
+         ) c
+         LEFT JOIN LATERAL (
+           SELECT * FROM wallets w
+            WHERE ${walletsOfProject('x.project_id', '$3::text')} AND ($4::bigint IS NULL OR w.seq > $4)
+            ORDER BY w.seq LIMIT $5
+         ) w ON true
+        ORDER BY x.project_id, w.seq`,
+      [projectIds, ownerId, type, afterSeq, first + 1],
+    );
+    const slices = new Map<number, WalletSlice>();
+    for (const row of rows) {
+      let slice = slices.get(row.project_id);
+      if (!slice) {
+        slice = { edges: [], totalCount: Number(row.total), hasNextPage: false };
+        slices.set(row.project_id, slice);
+      }
+      if (row.id === null || row.seq === null) continue;
+      if (slice.edges.length === first) {
+        slice.hasNextPage = true;
+        continue;
+      }
+      slice.edges.push({
+        cursor: row.seq,
+        node: {
+          id: row.id,
+          projectId: row.project_id,
+          ownerId: row.owner_id,
+          address: row.address,
+          type: row.type,
+          status: row.status,
+          createdAt: row.created_at,
+          updatedAt: row.updated_at,
+        },
+      });
+    }
+    return slices;
+  }
 }

@@ -4,13 +4,13 @@ import type { Principal } from '../auth/api-key.service.js';
 import { ProjectSchema, WalletSchema } from '../../db/entities.js';
 import type { Database } from '../../db/database.js';
 import { conflict, LedgerError, notFound } from '../errors.js';
-import { emitEvent } from '../events/event.repository.js';
-import { hasPendingHolds, holdsFunds, walletSlices } from './wallet.repository.js';
+import { EventRepository } from '../events/event.repository.js';
+import { WalletRepository } from './wallet.repository.js';
 import { CreateWalletRules, SetWalletStatusRules, STATUS_TRANSITIONS, WalletListRules, WalletSliceRules, WalletTypeRule } from './wallet.rules.js';
 import { toWalletView, type CreateWalletInput, type SetWalletStatusInput, type WalletSlice, type WalletSliceInput, type WalletStatus, type WalletType, type WalletView } from './wallet.types.js';
 import { checkField, checkInput } from '../shared/validation.js';
 import { isUniqueViolation } from '../shared/error-translation.js';
-import { countNewWallet, lockOwner } from '../auth/owner.repository.js';
+import { OwnerRepository } from '../auth/owner.repository.js';
 import { quotaExceeded } from '../auth/plans.js';
 import { alignById, offsetOf, PageRules, type Page, type PageRequest } from '../shared/paging.js';
 import { ProjectIdRule, UuidRule } from '../shared/ids.js';
@@ -21,11 +21,17 @@ const generatedAddress = (): string => `wal_${randomBytes(12).toString('hex')}`;
 
 /** Customer and system wallets: per-owner quotas, addresses, status transitions. */
 export class WalletService {
+  private readonly repository: WalletRepository;
+  private readonly events: EventRepository;
+
   /** `eventsCommitted` runs after a commit that wrote events (it wakes the event sequencer). */
   constructor(
     private readonly db: Database,
     private readonly eventsCommitted: () => void = () => undefined,
-  ) {}
+  ) {
+    this.repository = new WalletRepository(db);
+    this.events = new EventRepository(db);
+  }
 
   async create(principal: Principal, type: WalletType, input: CreateWalletInput): Promise<WalletView> {
     checkField('type', WalletTypeRule, type);
@@ -34,13 +40,14 @@ export class WalletService {
     const address = data.address ?? generatedAddress();
     try {
       return await this.db.em().transactional(async (em) => {
-        const count = (await lockOwner(em, ownerId))[type];
+        const owner = new OwnerRepository(em);
+        const count = (await owner.lock(ownerId))[type];
         if (!(await em.count(ProjectSchema, { id: data.projectId, ownerId }))) throw notFound('project', data.projectId);
         const limit = principal.plan[QUOTA[type]];
         if (count >= limit) throw quotaExceeded(QUOTA[type], limit);
         const wallet = em.create(WalletSchema, { id: randomUUID(), projectId: data.projectId, ownerId, address, type, status: 'active' });
         await em.flush();
-        await countNewWallet(em, ownerId, type);
+        await owner.countNewWallet(ownerId, type);
         return toWalletView(wallet);
       });
     } catch (error) {
@@ -85,17 +92,17 @@ export class WalletService {
       const transition = STATUS_TRANSITIONS[wallet.status as WalletStatus][data.status];
       if (transition === 'unchanged') return toWalletView(wallet);
       if (transition === 'refused') throw conflict(`a ${wallet.status} wallet cannot become ${data.status}`, { status: wallet.status });
-      if (transition === 'when_empty' && (await holdsFunds(em, wallet.id))) {
+      if (transition === 'when_empty' && (await this.repository.holdsFunds(em, wallet.id))) {
         throw new LedgerError('wallet_not_empty', 'only a wallet whose balances are all zero can be closed', { id });
       }
       // Holds are created and settled under the same wallet row lock, so none can appear meanwhile.
-      if (data.status === 'closed' && (await hasPendingHolds(em, wallet.projectId, wallet.id))) {
+      if (data.status === 'closed' && (await this.repository.hasPendingHolds(em, wallet.projectId, wallet.id))) {
         throw new LedgerError('wallet_not_empty', 'a wallet with pending holds (either side) cannot be closed', { id });
       }
       wallet.status = data.status;
       await em.flush();
       // the event in the same database transaction as the change (CONTRACT §16)
-      await emitEvent(em, { projectId: wallet.projectId, type: 'wallet.status_changed', subjectId: wallet.id, status: data.status, at: wallet.updatedAt });
+      await this.events.emit(em, { projectId: wallet.projectId, type: 'wallet.status_changed', subjectId: wallet.id, status: data.status, at: wallet.updatedAt });
       changed = true;
       return toWalletView(wallet);
     });
@@ -117,7 +124,7 @@ export class WalletService {
   async listByProjects(ownerId: string, projectIds: readonly number[], options: WalletSliceInput = {}): Promise<WalletSlice[]> {
     const { type, first, after } = checkInput(WalletSliceRules, options);
     const valid = [...new Set(projectIds.filter((id) => ProjectIdRule.safeParse(id).success))];
-    const slices = valid.length ? await walletSlices(this.db, ownerId, valid, type ?? null, first, after ?? null) : new Map<number, WalletSlice>();
+    const slices = valid.length ? await this.repository.slices(ownerId, valid, type ?? null, first, after ?? null) : new Map<number, WalletSlice>();
     return projectIds.map((id) => slices.get(id) ?? { edges: [], totalCount: 0, hasNextPage: false });
   }
 }

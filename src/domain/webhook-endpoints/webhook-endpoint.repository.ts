@@ -1,8 +1,7 @@
 import type { Database } from '../../db/database.js';
+import { ownedBy } from '../ownership/ownership.sql.js';
+import { numberCommitted } from '../events/event.repository.js';
 import { EVENT_TYPES, type CreatedWebhookEndpoint, type WebhookDeliveryView, type WebhookEndpointView, type WebhookEventType } from './webhook-endpoint.types.js';
-
-/** Numbers every event committed so far before an endpoint takes its starting point (see `insert`). */
-const SEQUENCE_LIMIT = 1_000_000;
 
 const ENDPOINT_COLUMNS = `w.id, w.project_id, w.url, w.types, w.created_at`;
 
@@ -30,7 +29,7 @@ export class WebhookEndpointRepository {
       const { rows: counted } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_endpoints WHERE project_id = $1`, [projectId]);
       if (counted[0].n >= limit) return null;
       await client.query(`SELECT 1 FROM webhook_fanout FOR UPDATE`);
-      await client.query(`SELECT ledger_sequence_events($1)`, [SEQUENCE_LIMIT]);
+      await numberCommitted(async (sql, params) => (await client.query(sql, params)).rows);
       const { rows } = await client.query<RawEndpoint & { secret: string }>(
         `INSERT INTO webhook_endpoints AS w (project_id, url, types, secret, start_pos)
          VALUES ($1, $2, $3, $4, coalesce((SELECT stream_pos FROM events WHERE stream_pos IS NOT NULL ORDER BY stream_pos DESC LIMIT 1), 0))
@@ -44,7 +43,7 @@ export class WebhookEndpointRepository {
   /** The owner's endpoint (null when missing or another owner's). */
   async find(ownerId: string, id: string): Promise<WebhookEndpointView | null> {
     const rows = await this.db.query<RawEndpoint>(
-      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints w JOIN projects p ON p.id = w.project_id AND p.owner_id = $2 WHERE w.id = $1`,
+      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints w JOIN projects p ON p.id = w.project_id AND ${ownedBy('p', '$2')} WHERE w.id = $1`,
       [id, ownerId],
     );
     return rows[0] ? toEndpoint(rows[0]) : null;
@@ -62,7 +61,7 @@ export class WebhookEndpointRepository {
   /** Deletes the owner's endpoint with its pending deliveries and its log; false when it has none by that id. */
   async delete(ownerId: string, id: string): Promise<boolean> {
     const rows = await this.db.query(
-      `DELETE FROM webhook_endpoints w USING projects p WHERE w.id = $1 AND p.id = w.project_id AND p.owner_id = $2 RETURNING w.id`,
+      `DELETE FROM webhook_endpoints w USING projects p WHERE w.id = $1 AND p.id = w.project_id AND ${ownedBy('p', '$2')} RETURNING w.id`,
       [id, ownerId],
     );
     return rows.length > 0;

@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/api-key.service.js';
 import { notFound } from '../errors.js';
-import type { LedgerRepository } from '../ledger/ledger.repository.js';
+import type { OwnershipService } from '../ownership/ownership.service.js';
 import { ProjectIdRule, UuidRule } from '../shared/ids.js';
 import { offsetOf, PageRules, type Page } from '../shared/paging.js';
 import { checkField, checkInput } from '../shared/validation.js';
@@ -19,7 +19,7 @@ const ListRules = PageRules.extend({ projectId: ProjectIdRule });
 export class WebhookEndpointService {
   constructor(
     private readonly endpoints: WebhookEndpointRepository,
-    private readonly ledger: LedgerRepository,
+    private readonly ownership: OwnershipService,
     private readonly guard: UrlGuard,
     private readonly newSecret: () => string,
   ) {}
@@ -27,7 +27,7 @@ export class WebhookEndpointService {
   async create(principal: Principal, input: CreateWebhookEndpointInput): Promise<CreatedWebhookEndpoint> {
     const { projectId, url, types } = checkInput(CreateEndpointRules, input);
     // ownership first (CONTRACT §18): a stranger's project is 404 before its URL costs a DNS look-up
-    if (!(await this.ledger.ownsProject(principal.ownerId, projectId))) throw notFound('project', projectId);
+    await this.ownership.requireProject(principal, projectId);
     const target = await this.guard.check(url);
     // stored NULL when every type is wanted; otherwise in the contract's order, each once
     const wanted = types ? EVENT_TYPES.filter((type) => types.includes(type)) : null;
@@ -39,7 +39,7 @@ export class WebhookEndpointService {
   /** A project's endpoints, oldest first (never their secrets). */
   async list(principal: Principal, query: EndpointListQuery): Promise<Page<WebhookEndpointView>> {
     const { projectId, page, limit } = checkInput(ListRules, query);
-    if (!(await this.ledger.ownsProject(principal.ownerId, projectId))) throw notFound('project', projectId);
+    await this.ownership.requireProject(principal, projectId);
     const { rows, total } = await this.endpoints.list(projectId, limit, offsetOf({ page, limit }));
     return { items: rows, total };
   }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Principal } from '../auth/api-key.service.js';
 import { LedgerError, notFound, validationError } from '../errors.js';
-import type { LedgerService } from '../ledger/ledger.service.js';
+import type { PostingService } from '../ledger/posting.service.js';
 import { CurrencyRule, WalletRefRule } from '../ledger/ledger.rules.js';
 import type { HistoryRow, PostingSummary, WebhookCall } from '../ledger/ledger.types.js';
 import { AmountRule, convertFiat, minorToDecimalString } from '../money.js';
@@ -40,7 +40,7 @@ const RedeemValues = z.strictObject({ from: Ref, amount: Points, to: Ref.optiona
 export class WebhookService {
   constructor(
     private readonly repository: WebhookRepository,
-    private readonly ledger: LedgerService,
+    private readonly ledger: PostingService,
   ) {}
 
   async handle(principal: Principal, input: WebhookInput): Promise<WebhookOutcome> {

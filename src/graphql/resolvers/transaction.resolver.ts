@@ -30,7 +30,7 @@ export class TransactionResolver {
       'One of your transactions by id, whatever its project or wallets. A missing transaction, or another owner\'s, is a `not_found` error (and `transaction: null`); a malformed id a `validation_error`. Its `balance` is null: read through no wallet\'s history, it names no wallet\'s side.',
   })
   async transaction(@Arg('id', () => ID, { description: "The transaction's id (a UUID)." }) id: string, @Ctx() ctx: GraphQLContext): Promise<TransactionModel> {
-    return transactionByIdModel(await ctx.services.ledger.transaction(ctx.principal, id, (wanted) => ctx.loaders.transaction.load(wanted)));
+    return transactionByIdModel(await ctx.services.history.transaction(ctx.principal, id, (wanted) => ctx.loaders.transaction.load(wanted)));
   }
 
   @Query(() => TransactionHistoryType, {
@@ -61,10 +61,10 @@ export class TransactionResolver {
     const keyset = keysetOf(first, after, ctx);
     const connectionOf = (page: { rows: HistoryRow[]; total: number; hasMore: boolean }) => keysetConnection({ ...page, items: page.rows }, after, transactionModel);
     if (asOf) {
-      const page = await ctx.services.ledger.historyAsOf(ctx.principal, { ...query, ...keyset, asOf });
+      const page = await ctx.services.history.historyAsOf(ctx.principal, { ...query, ...keyset, asOf });
       return Object.assign(connectionOf(page), { balance: balanceAsOfModel(page.balance) });
     }
-    const page = await ctx.services.ledger.history(ctx.principal, { ...query, ...keyset });
+    const page = await ctx.services.history.history(ctx.principal, { ...query, ...keyset });
     return Object.assign(connectionOf(page), { balance: balanceModel(page.balance) });
   }
 

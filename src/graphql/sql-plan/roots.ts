@@ -1,5 +1,6 @@
 import { getNamedType, GraphQLObjectType, type FieldNode } from 'graphql';
 import { UuidRule } from '../../domain/shared/ids.js';
+import { ownedBy } from '../../domain/ownership/ownership.sql.js';
 import { unplannable, type PlanContext } from './plan-context.js';
 import { projectSql, walletsSql } from './project.js';
 import { jsonArraySql } from './sql.js';
@@ -20,8 +21,8 @@ export function rootSql(ctx: PlanContext, name: string, nodes: readonly FieldNod
         ? projectSql(ctx, p, ctx.subfields('Project', nodes))
         : walletsSql(ctx, p, args, getNamedType(ctx.request.schema.getQueryType()!.getFields().wallets.type) as GraphQLObjectType, nodes);
     return {
-      exists: `EXISTS (SELECT 1 FROM projects WHERE id = ${id} AND owner_id = ${owner})`,
-      json: `(SELECT ${json} FROM projects ${p} WHERE ${p}.id = ${id} AND ${p}.owner_id = ${owner})`,
+      exists: `EXISTS (SELECT 1 FROM projects o WHERE o.id = ${id} AND ${ownedBy('o', owner)})`,
+      json: `(SELECT ${json} FROM projects ${p} WHERE ${p}.id = ${id} AND ${ownedBy(p, owner)})`,
     };
   }
   if (name === 'wallet') {
@@ -29,8 +30,8 @@ export function rootSql(ctx: PlanContext, name: string, nodes: readonly FieldNod
     if (!UuidRule.safeParse(args.id).success) unplannable();
     const id = ctx.param(args.id, 'uuid');
     return {
-      exists: `EXISTS (SELECT 1 FROM wallets WHERE id = ${id} AND owner_id = ${owner})`,
-      json: `(SELECT ${walletSql(ctx, w, ctx.subfields('Wallet', nodes))} FROM wallets ${w} ${walletJoins(w)} WHERE ${w}.id = ${id} AND ${w}.owner_id = ${owner})`,
+      exists: `EXISTS (SELECT 1 FROM wallets o WHERE o.id = ${id} AND ${ownedBy('o', owner)})`,
+      json: `(SELECT ${walletSql(ctx, w, ctx.subfields('Wallet', nodes))} FROM wallets ${w} ${walletJoins(w)} WHERE ${w}.id = ${id} AND ${ownedBy(w, owner)})`,
     };
   }
   if (name === '_entities') return { exists: 'true', json: entitiesSql(ctx, args.representations, nodes, owner) };
@@ -55,6 +56,6 @@ function entitiesSql(ctx: PlanContext, representations: unknown, nodes: readonly
   const wallet = `CASE WHEN ${w}.id IS NULL THEN 'null' ELSE ${walletSql(ctx, w, ctx.subfields('Wallet', nodes))} END`;
   return `(SELECT ${jsonArraySql(wallet, 'x.ord')}
              FROM unnest(${ctx.param(ids, 'uuid[]')}) WITH ORDINALITY AS x(id, ord)
-             LEFT JOIN LATERAL (SELECT * FROM wallets ${w} WHERE ${w}.id = x.id AND ${w}.owner_id = ${owner} LIMIT 1) ${w} ON true
+             LEFT JOIN LATERAL (SELECT * FROM wallets ${w} WHERE ${w}.id = x.id AND ${ownedBy(w, owner)} LIMIT 1) ${w} ON true
              ${walletJoins(w)})`;
 }

@@ -1,12 +1,12 @@
 import { GraphQLObjectType, type FieldNode } from 'graphql';
-import { balanceAfter, receiverAddress, recentOfWallet, transactionCountOf } from '../../domain/ledger/ledger.repository.js';
+import { balanceAfter, receiverAddress, recentOfWallet, transactionCountOf } from '../../domain/ledger/ledger.sql.js';
 import { MINT_ADDRESS } from '../../domain/ledger/ledger.types.js';
 import { minorToDecimalSql } from '../../domain/money.js';
 import { connectionSql } from './connection.js';
 import { unplannable, type PlanContext } from './plan-context.js';
 import { isoTimeSql, jsonValueSql, literalSql } from './sql.js';
 
-/** Wallet.transactions: the newest first, keyset-paged by `seq` (LedgerRepository.recent). */
+/** Wallet.transactions: the newest first, keyset-paged by `seq` (HistoryRepository.recent). */
 export function transactionsSql(ctx: PlanContext, w: string, args: Record<string, unknown>, connection: GraphQLObjectType, nodes: readonly FieldNode[]): string {
   const first = ctx.first(args.first);
   const after = ctx.cursor(args.after);

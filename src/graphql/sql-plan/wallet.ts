@@ -1,5 +1,5 @@
 import { getNamedType, GraphQLObjectType } from 'graphql';
-import { effectiveHeld, projectCurrencies } from '../../domain/ledger/ledger.repository.js';
+import { effectiveHeld, projectCurrencies } from '../../domain/ledger/ledger.sql.js';
 import { minorToDecimalSql } from '../../domain/money.js';
 import { unplannable, type Fields, type PlanContext } from './plan-context.js';
 import { isoTimeSql, jsonArraySql, jsonValueSql } from './sql.js';
@@ -45,7 +45,7 @@ export function walletSql(ctx: PlanContext, w: string, fields: Fields): string {
 
 /**
  * Wallet.balances: one entry per currency of the wallet's project (walletJoins), in currency
- * order, zero included, each with the wallet's balance row when it has one (LedgerRepository.balances).
+ * order, zero included, each with the wallet's balance row when it has one (HistoryRepository.balances).
  */
 export function balancesSql(ctx: PlanContext, w: string, fields: Fields): string {
   const balance = ctx.object(ctx.type('Balance'), fields, (name) => {
@@ -58,7 +58,7 @@ export function balancesSql(ctx: PlanContext, w: string, fields: Fields): string
         return jsonValueSql('c.id');
       case 'balance':
         return jsonValueSql(minorToDecimalSql('coalesce(b.amount, 0)', 'c.fractions'));
-      // held and available as LedgerRepository.balances computes them (effectiveHeld: expired holds no longer count)
+      // held and available as HistoryRepository.balances computes them (effectiveHeld: expired holds no longer count)
       case 'held':
         return jsonValueSql(minorToDecimalSql(`coalesce(${effectiveHeld('b')}, 0)`, 'c.fractions'));
       case 'available':

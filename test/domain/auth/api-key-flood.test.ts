@@ -4,7 +4,7 @@ import { NotificationChannel } from '../../../src/db/notifications.js';
 import { withStatementScope } from '../../../src/db/statement-counter.js';
 import { ApiKeyRepository } from '../../../src/domain/auth/api-key.repository.js';
 import { ApiKeyService, hashKey } from '../../../src/domain/auth/api-key.service.js';
-import { loadPlans } from '../../../src/domain/auth/plan.repository.js';
+import { PlanRepository } from '../../../src/domain/auth/plan.repository.js';
 import { createLogger } from '../../../src/logger.js';
 import { createTestDatabase } from '../../support/database.js';
 
@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => db.close());
 
-const instance = async () => new ApiKeyService(new ApiKeyRepository(db), await loadPlans(db), { now: () => now, unknownKeysMax: UNKNOWN_KEYS_MAX });
+const instance = async () => new ApiKeyService(new ApiKeyRepository(db), await new PlanRepository(db).load(), { now: () => now, unknownKeysMax: UNKNOWN_KEYS_MAX });
 beforeEach(async () => {
   now = Date.parse('2026-01-01T00:00:00Z');
   keys = await instance();

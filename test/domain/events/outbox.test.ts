@@ -1,5 +1,5 @@
 import type { LedgerEventView } from '../../../src/domain/events/event.types.js';
-import { LedgerRepository } from '../../../src/domain/ledger/ledger.repository.js';
+import { PostingRepository } from '../../../src/domain/ledger/posting.repository.js';
 import { expectStatus, fundedProject, transferLeg } from '../../support/fixtures.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 
@@ -26,7 +26,7 @@ describe('events are written with their change, in the same database transaction
   it('a posting rolled back after ledger_post leaves no event; the same posting committed leaves one', async () => {
     const f = await fundedProject(a, key, { customers: 2, systemBalance: '100' });
     const before = await eventCount(f.projectId);
-    const ledger = new LedgerRepository(a.db);
+    const ledger = new PostingRepository(a.db);
     await expect(
       a.db.transaction(async (client) => {
         await client.query(`SELECT * FROM ledger_post(ARRAY['transfer'], ARRAY[$1::int], ARRAY[$2::uuid], ARRAY[$3::uuid], ARRAY[$4::uuid], ARRAY[5::bigint],

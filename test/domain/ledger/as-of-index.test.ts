@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { openDatabase, type Database } from '../../../src/db/database.js';
-import { LedgerRepository } from '../../../src/domain/ledger/ledger.repository.js';
+import { HistoryRepository } from '../../../src/domain/ledger/history.repository.js';
 import { createLogger } from '../../../src/logger.js';
 import { createTestDatabase } from '../../support/database.js';
 import { insertFlatHistory, type FlatHistory } from '../../support/flat-history.js';
@@ -11,7 +11,7 @@ import { insertFlatHistory, type FlatHistory } from '../../support/flat-history.
  * pages on a 20,000-transaction history as on a 100-transaction one.
  */
 let db: Database;
-let repository: LedgerRepository;
+let repository: HistoryRepository;
 
 interface Pair {
   system: string;
@@ -24,7 +24,7 @@ const pairs: Record<'small' | 'large', Pair> = {} as never;
 
 beforeAll(async () => {
   db = await openDatabase(await createTestDatabase(), createLogger('silent'), 2);
-  repository = new LedgerRepository(db);
+  repository = new HistoryRepository(db);
   await db.query(`INSERT INTO owners (id, plan_code, subscription_code) VALUES ('o', 'pro', 's')`);
   for (const [name, n] of [['small', 100], ['large', 20_000]] as const) {
     const [{ id: projectId }] = await db.query<{ id: number }>(`INSERT INTO projects (owner_id, name) VALUES ('o', $1) RETURNING id`, [name]);
@@ -39,10 +39,10 @@ beforeAll(async () => {
 afterAll(() => db.close());
 
 /** The statement a repository call sends, captured instead of run. */
-async function statementOf(call: (repository: LedgerRepository) => Promise<unknown>): Promise<{ sql: string; params: unknown[] }> {
+async function statementOf(call: (repository: HistoryRepository) => Promise<unknown>): Promise<{ sql: string; params: unknown[] }> {
   let captured: { sql: string; params: unknown[] } | undefined;
   const capture = { query: async (sql: string, params: unknown[] = []) => ((captured = { sql, params }), []) } as unknown as Database;
-  await call(new LedgerRepository(capture));
+  await call(new HistoryRepository(capture));
   if (!captured) throw new Error('no statement');
   return captured;
 }
@@ -80,11 +80,11 @@ describe('as-of reads on 100 and 20,000 transactions', () => {
   });
 
   it.each([
-    ['balances (the cut of every currency)', (p: Pair) => (r: LedgerRepository) => r.balancesAsOf([p.customer, p.system], middle(p)), ['transactions_from_as_of_idx', 'transactions_to_as_of_idx']],
-    ['the newest transactions (GET /wallets/{id}, Wallet.transactions)', (p: Pair) => (r: LedgerRepository) => r.recentAsOf([p.customer, p.system], 21, middle(p)), ['transactions_from_as_of_idx', 'transactions_to_as_of_idx', 'transactions_from_idx', 'transactions_to_idx']],
+    ['balances (the cut of every currency)', (p: Pair) => (r: HistoryRepository) => r.balancesAsOf([p.customer, p.system], middle(p)), ['transactions_from_as_of_idx', 'transactions_to_as_of_idx']],
+    ['the newest transactions (GET /wallets/{id}, Wallet.transactions)', (p: Pair) => (r: HistoryRepository) => r.recentAsOf([p.customer, p.system], 21, middle(p)), ['transactions_from_as_of_idx', 'transactions_to_as_of_idx', 'transactions_from_idx', 'transactions_to_idx']],
     [
       'a page of the history up to the cut (GET /transactions)',
-      (p: Pair) => async (r: LedgerRepository) => r.page(p.customer, p.assetId, 20, 0, String(BigInt((await repository.balancesAsOf([p.customer], middle(p)))[0].cutSeq!) + 1n)),
+      (p: Pair) => async (r: HistoryRepository) => r.page(p.customer, p.assetId, 20, 0, String(BigInt((await repository.balancesAsOf([p.customer], middle(p)))[0].cutSeq!) + 1n)),
       ['transactions_from_idx', 'transactions_to_idx'],
     ],
   ])('%s: index descents only, the same pages whatever the length', async (_what, call, indexes) => {

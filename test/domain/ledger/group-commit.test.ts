@@ -1,12 +1,12 @@
 import pg from 'pg';
-import { LedgerRepository } from '../../../src/domain/ledger/ledger.repository.js';
+import { PostingRepository } from '../../../src/domain/ledger/posting.repository.js';
 import { PostingQueue } from '../../../src/domain/ledger/posting-queue.js';
 import type { PostingLeg, PostingRequest, PostingResult } from '../../../src/domain/ledger/ledger.types.js';
 import { fundedProject, transferLeg, type FundedProject } from '../../support/fixtures.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 
 /** The real repository on the real database, recording what each `ledger_post` call carried. */
-class RecordingRepository extends LedgerRepository {
+class RecordingRepository extends PostingRepository {
   readonly calls: PostingRequest[][] = [];
   override async post(batch: PostingRequest[]): Promise<PostingResult[]> {
     this.calls.push(batch);

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { LedgerRepository } from '../../../src/domain/ledger/ledger.repository.js';
+import { PostingRepository } from '../../../src/domain/ledger/posting.repository.js';
 import { fundedProject, type FundedProject } from '../../support/fixtures.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 
 let t: TestApp;
 let f: FundedProject;
-let repo: LedgerRepository;
+let repo: PostingRepository;
 beforeAll(async () => {
   t = await startTestApp();
   const key = await t.issueKey('post-owner', 'enterprise');
   f = await fundedProject(t, key, { customers: 3, systemBalance: '100' });
-  repo = new LedgerRepository(t.db);
+  repo = new PostingRepository(t.db);
 });
 afterAll(() => t.close());
 

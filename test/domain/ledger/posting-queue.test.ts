@@ -1,9 +1,9 @@
 import { PostingQueue } from '../../../src/domain/ledger/posting-queue.js';
-import type { LedgerRepository } from '../../../src/domain/ledger/ledger.repository.js';
+import type { PostingRepository } from '../../../src/domain/ledger/posting.repository.js';
 import type { PostingLeg, PostingRequest, PostingResult } from '../../../src/domain/ledger/ledger.types.js';
 
 /** A repository double: records every batch; the first call fails with `firstError`. */
-function repository(firstError: unknown): { repo: LedgerRepository; batches: string[][]; release(): void } {
+function repository(firstError: unknown): { repo: PostingRepository; batches: string[][]; release(): void } {
   const batches: string[][] = [];
   let gate!: () => void;
   const opened = new Promise<void>((resolve) => (gate = resolve));
@@ -19,7 +19,7 @@ function repository(firstError: unknown): { repo: LedgerRepository; batches: str
       if (calls === 2) throw firstError;
       return batch.map((b) => ({ code: 'ok', id: `tx-${(b as PostingLeg).toWalletId}` }));
     },
-  } as unknown as LedgerRepository;
+  } as unknown as PostingRepository;
   return { repo, batches, release: () => gate() };
 }
 
@@ -62,7 +62,7 @@ describe('PostingQueue commit hook', () => {
         posts += 1;
         return batch.map((b) => ({ code: 'ok', id: `tx-${(b as PostingLeg).toWalletId}` }));
       },
-    } as unknown as LedgerRepository;
+    } as unknown as PostingRepository;
     const queue = new PostingQueue(repo, () => {
       throw new Error('metrics exploded');
     });

@@ -1,5 +1,5 @@
 import type { Database } from '../../../src/db/database.js';
-import { LedgerRepository } from '../../../src/domain/ledger/ledger.repository.js';
+import { PostingRepository } from '../../../src/domain/ledger/posting.repository.js';
 import { fundedProject, UNKNOWN_UUID, type FundedProject } from '../../support/fixtures.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 
@@ -20,10 +20,10 @@ function counting(db: Database): { db: Database; statements: () => number } {
   return { db: spy, statements: () => statements };
 }
 
-describe('LedgerRepository.resolvePosting (concurrent look-ups gathered into few statements)', () => {
+describe('PostingRepository.resolvePosting (concurrent look-ups gathered into few statements)', () => {
   it('answers each request its own project, currency and wallets, by id or address, while sharing statements', async () => {
     const { db, statements } = counting(t.db);
-    const repo = new LedgerRepository(db);
+    const repo = new PostingRepository(db);
     const [a, b, c, d] = f.customers;
     const asked = [
       repo.resolvePosting('resolve-owner', f.projectId, 'PTS', a.id, b.id),
@@ -51,7 +51,7 @@ describe('LedgerRepository.resolvePosting (concurrent look-ups gathered into few
     const [a, b] = f.customers;
     await t.db.query(`UPDATE wallets SET address = $1 WHERE id = $2`, [b.id, a.id]); // a's address spells b's id
     try {
-      const context = await new LedgerRepository(t.db).resolvePosting('resolve-owner', f.projectId, 'PTS', b.id, a.id);
+      const context = await new PostingRepository(t.db).resolvePosting('resolve-owner', f.projectId, 'PTS', b.id, a.id);
       expect(context).toMatchObject({ from: { id: b.id }, to: { id: a.id } });
     } finally {
       await t.db.query(`UPDATE wallets SET address = $1 WHERE id = $2`, [a.address, a.id]);
@@ -59,7 +59,7 @@ describe('LedgerRepository.resolvePosting (concurrent look-ups gathered into few
   });
 
   it('fails a key PostgreSQL cannot read alone, not its neighbours', async () => {
-    const repo = new LedgerRepository(t.db);
+    const repo = new PostingRepository(t.db);
     const [a, b] = f.customers;
     const asked = [
       repo.resolvePosting('resolve-owner', f.projectId, 'PTS', a.id, b.id),

@@ -1,6 +1,6 @@
 import { openDatabase, type Database } from '../../../src/db/database.js';
 import { withStatementScope } from '../../../src/db/statement-counter.js';
-import { LedgerRepository } from '../../../src/domain/ledger/ledger.repository.js';
+import { PostingRepository } from '../../../src/domain/ledger/posting.repository.js';
 import { PostingQueue } from '../../../src/domain/ledger/posting-queue.js';
 import type { PostingLeg, PostingRequest, PostingResult } from '../../../src/domain/ledger/ledger.types.js';
 import { toLedgerError } from '../../../src/domain/shared/error-translation.js';
@@ -10,7 +10,7 @@ import { blockedBy, openLocker, type Locker } from '../../support/locks.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 
 /** The real repository on the real database, recording what each `ledger_post` call carried. */
-class RecordingRepository extends LedgerRepository {
+class RecordingRepository extends PostingRepository {
   readonly calls: PostingRequest[][] = [];
   override async post(batch: PostingRequest[]): Promise<PostingResult[]> {
     this.calls.push(batch);

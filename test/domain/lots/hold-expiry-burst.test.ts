@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { LedgerRepository } from '../../../src/domain/ledger/ledger.repository.js';
+import { PostingRepository } from '../../../src/domain/ledger/posting.repository.js';
 import type { PostingRequest } from '../../../src/domain/ledger/ledger.types.js';
 import { expectStatus, fundedProject, type FundedProject } from '../../support/fixtures.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
@@ -30,7 +30,7 @@ beforeAll(async () => {
   const holds: PostingRequest[] = p.customers.flatMap((c) =>
     Array.from({ length: HOLDS_PER_WALLET }, () => ({ kind: 'hold' as const, projectId: p.projectId, assetId: p.assetId, fromWalletId: c.id, toWalletId: p.system.id, amount: 1n, requestKey: null, expiresIn: 3600 })),
   );
-  const ledger = new LedgerRepository(a.db);
+  const ledger = new PostingRepository(a.db);
   for (let i = 0; i < holds.length; i += 2_500) {
     const results = await ledger.post(holds.slice(i, i + 2_500));
     expect(results.every((r) => r.code === 'ok')).toBe(true);

@@ -1,4 +1,4 @@
-import { LedgerRepository } from '../../../src/domain/ledger/ledger.repository.js';
+import { PostingRepository } from '../../../src/domain/ledger/posting.repository.js';
 import type { PostingRequest } from '../../../src/domain/ledger/ledger.types.js';
 import { LotRepository } from '../../../src/domain/lots/lot.repository.js';
 import { expectStatus, fundedProject, type FundedProject } from '../../support/fixtures.js';
@@ -10,11 +10,11 @@ import { startTestApp, type TestApp } from '../../support/test-app.js';
  * present, which is what the passing of time would do.
  */
 let t: TestApp;
-let ledger: LedgerRepository;
+let ledger: PostingRepository;
 let lots: LotRepository;
 beforeAll(async () => {
   t = await startTestApp({ lotSweep: { intervalMs: 0, batchSize: 500 } });
-  ledger = new LedgerRepository(t.db);
+  ledger = new PostingRepository(t.db);
   lots = new LotRepository(t.db);
 });
 afterAll(() => t.close());

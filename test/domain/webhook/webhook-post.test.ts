@@ -1,4 +1,4 @@
-import { LedgerRepository } from '../../../src/domain/ledger/ledger.repository.js';
+import { PostingRepository } from '../../../src/domain/ledger/posting.repository.js';
 import type { PostingRequest, WebhookCall } from '../../../src/domain/ledger/ledger.types.js';
 import { PostingQueue } from '../../../src/domain/ledger/posting-queue.js';
 import { fundedProject, type FundedProject } from '../../support/fixtures.js';
@@ -10,11 +10,11 @@ import { startTestApp, type TestApp } from '../../support/test-app.js';
  */
 let t: TestApp;
 let p: FundedProject;
-let repository: LedgerRepository;
+let repository: PostingRepository;
 beforeAll(async () => {
   t = await startTestApp();
   p = await fundedProject(t, await t.issueKey('webhook-post'), { customers: 2, systemBalance: 1000 });
-  repository = new LedgerRepository(t.db);
+  repository = new PostingRepository(t.db);
 });
 afterAll(() => t.close());
 
