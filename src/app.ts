@@ -3,13 +3,14 @@ import type { AddressInfo } from 'node:net';
 import type { Database } from './db/database.js';
 import { createGraphQLEndpoint } from './graphql/apollo.js';
 import { graphQLLimits } from './graphql/limits/limits.js';
+import { graphqlRoutes } from './graphql/routes.js';
 import { createHttpServer } from './http/server.js';
 import { attachSubscriptionServer, type SubscriptionServer } from './graphql/subscriptions/websocket-server.js';
 import { Cors } from './http/cors.js';
-import { metricsRoute } from './observability/metrics.route.js';
+import { metricsRoute } from './http/metrics.route.js';
 import { webRoutes } from './web/web.routes.js';
 import type { Logger } from './logger.js';
-import { allRoutes } from './rest/index.js';
+import { openApiRoute, restRoutes } from './rest/index.js';
 import { createServices, type Services, type WebhookOptions } from './services.js';
 import type { LotSweeperOptions } from './domain/lots/lot-sweeper.js';
 
@@ -26,13 +27,13 @@ export interface AppOptions {
   corsOrigins?: string;
   /** LEDGER_METRICS_TOKEN: when set, GET /metrics needs `Authorization: Bearer <token>`. */
   metricsToken?: string;
-  /** The expiry sweeper's interval (0: not scheduled, tests only) and batch size; DEFAULT_LOT_SWEEP (src/services.ts) when absent. */
+  /** The expiry sweeper's interval (0: not scheduled, tests only) and batch size; DEFAULTS.lotSweep (src/config.ts) when absent. */
   lotSweep?: LotSweeperOptions;
   /** LEDGER_SUBSCRIPTION_BUFFER: events a subscription may fall behind before its connection is closed (1013). */
   subscriptionBuffer?: number;
-  /** Outbound webhooks (LEDGER_WEBHOOK_*); DEFAULT_WEBHOOKS (src/services.ts) when absent. */
+  /** Outbound webhooks (LEDGER_WEBHOOK_*); DEFAULTS.webhooks (src/config.ts) when absent. */
   webhooks?: WebhookOptions;
-  /** Posting batches in the database at once; DEFAULT_POSTING_PIPELINE (src/domain/ledger/posting-queue.ts) when absent. */
+  /** Posting batches in the database at once; DEFAULTS.postingPipeline (src/config.ts) when absent. */
   postingPipeline?: number;
 }
 
@@ -50,8 +51,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   const { db, logger } = options;
   const services = await createServices(db, logger, { lotSweep: options.lotSweep, webhooks: options.webhooks, subscriptionBuffer: options.subscriptionBuffer, postingPipeline: options.postingPipeline });
   const graphql = await createGraphQLEndpoint(services, graphQLLimits(options.graphqlMaxCost), { sqlPlans: options.graphqlSqlPlans ?? true, exposePlan: options.exposeStatementCount ?? false });
+  const rest = restRoutes(services);
   const server = createHttpServer({
-    routes: [...allRoutes(services, graphql), metricsRoute(services.metrics, options.metricsToken), ...webRoutes()],
+    // the REST compatibility interface, /graphql, the REST routes' /openapi.json, /metrics and the web pages
+    routes: [...rest, ...graphqlRoutes(graphql), openApiRoute(rest), metricsRoute(services.metrics, options.metricsToken), ...webRoutes()],
     apiKeys: services.apiKeys,
     calls: services.calls,
     idempotency: services.idempotency,

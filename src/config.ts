@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { DEFAULT_POSTING_PIPELINE } from './domain/ledger/posting-queue.js';
 import { retryScheduleProblem } from './domain/webhook-endpoints/backoff.js';
 
 export interface Config {
@@ -51,6 +50,23 @@ export class ConfigError extends Error {
     super(`invalid configuration: ${variable} ${problem}`);
   }
 }
+
+/**
+ * The defaults that the services fall back to as well when a caller (CLI, tests) leaves a setting
+ * out: one place for each, so the environment and createServices cannot drift apart.
+ */
+export const DEFAULTS = {
+  /** Measured (bench/README.md, `--variant p2:LEDGER_POSTING_PIPELINE=2`): on 2 cores one batch at a time gathers the largest batches and costs the least CPU per posting. */
+  postingPipeline: 1,
+  lotSweep: { intervalMs: 1_000, batchSize: 500 },
+  /**
+   * The hub hands over up to 500 events at once, all offered before any consumer can read, so the
+   * capacity must exceed a burst. A queue holds references to events every feed shares: a full one
+   * costs 8 KiB of pointers, plus the events nobody else still holds.
+   */
+  subscriptionBuffer: 1024,
+  webhooks: { allowPrivate: false, timeoutMs: 10_000, retryBaseMs: 10_000, maxAttempts: 8, concurrency: 32, pollMs: 1_000 },
+} as const satisfies Pick<Config, 'postingPipeline' | 'lotSweep' | 'subscriptionBuffer' | 'webhooks'>;
 
 type Env = Record<string, string | undefined>;
 
@@ -110,24 +126,24 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: optional(env, 'LEDGER_METRICS_TOKEN'),
     lotSweep: {
       // at least 1: with no sweeper, hold.expired of an untouched wallet would never be written (§16)
-      intervalMs: integer(env, 'LEDGER_LOT_SWEEP_INTERVAL_MS', 1_000, 1, 50_000),
-      batchSize: integer(env, 'LEDGER_LOT_SWEEP_BATCH', 500, 1, 100_000),
+      intervalMs: integer(env, 'LEDGER_LOT_SWEEP_INTERVAL_MS', DEFAULTS.lotSweep.intervalMs, 1, 50_000),
+      batchSize: integer(env, 'LEDGER_LOT_SWEEP_BATCH', DEFAULTS.lotSweep.batchSize, 1, 100_000),
     },
-    subscriptionBuffer: integer(env, 'LEDGER_SUBSCRIPTION_BUFFER', 1024, 1, 1_000_000),
+    subscriptionBuffer: integer(env, 'LEDGER_SUBSCRIPTION_BUFFER', DEFAULTS.subscriptionBuffer, 1, 1_000_000),
     webhooks,
-    postingPipeline: integer(env, 'LEDGER_POSTING_PIPELINE', DEFAULT_POSTING_PIPELINE, 1, 64),
+    postingPipeline: integer(env, 'LEDGER_POSTING_PIPELINE', DEFAULTS.postingPipeline, 1, 64),
   };
 }
 
 /** The outbound webhooks' settings; a retry schedule that could break CONTRACT §16 is refused, whatever the jitter draws. */
 function webhookSettings(env: Env): WebhookSettings {
   const settings: WebhookSettings = {
-    allowPrivate: boolean(env, 'LEDGER_WEBHOOK_ALLOW_PRIVATE', false),
-    timeoutMs: integer(env, 'LEDGER_WEBHOOK_TIMEOUT_MS', 10_000, 100, 10_000),
-    retryBaseMs: integer(env, 'LEDGER_WEBHOOK_RETRY_BASE_MS', 10_000, 1, 27_000),
-    maxAttempts: integer(env, 'LEDGER_WEBHOOK_MAX_ATTEMPTS', 8, 6, 30),
-    concurrency: integer(env, 'LEDGER_WEBHOOK_CONCURRENCY', 32, 1, 1_000),
-    pollMs: integer(env, 'LEDGER_WEBHOOK_POLL_MS', 1_000, 10, 60_000),
+    allowPrivate: boolean(env, 'LEDGER_WEBHOOK_ALLOW_PRIVATE', DEFAULTS.webhooks.allowPrivate),
+    timeoutMs: integer(env, 'LEDGER_WEBHOOK_TIMEOUT_MS', DEFAULTS.webhooks.timeoutMs, 100, 10_000),
+    retryBaseMs: integer(env, 'LEDGER_WEBHOOK_RETRY_BASE_MS', DEFAULTS.webhooks.retryBaseMs, 1, 27_000),
+    maxAttempts: integer(env, 'LEDGER_WEBHOOK_MAX_ATTEMPTS', DEFAULTS.webhooks.maxAttempts, 6, 30),
+    concurrency: integer(env, 'LEDGER_WEBHOOK_CONCURRENCY', DEFAULTS.webhooks.concurrency, 1, 1_000),
+    pollMs: integer(env, 'LEDGER_WEBHOOK_POLL_MS', DEFAULTS.webhooks.pollMs, 10, 60_000),
   };
   const problem = retryScheduleProblem({ baseMs: settings.retryBaseMs, maxAttempts: settings.maxAttempts });
   if (problem) {

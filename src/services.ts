@@ -29,9 +29,9 @@ import { LotRepository } from './domain/lots/lot.repository.js';
 import { LotService } from './domain/lots/lot.service.js';
 import { LotSweeper, type LotSweeperOptions } from './domain/lots/lot-sweeper.js';
 import { lotSweeperMetrics } from './observability/lot-sweeper.metrics.js';
-import type { WebhookSettings } from './config.js';
+import { DEFAULTS, type WebhookSettings } from './config.js';
 import { DeliveryRepository } from './domain/webhook-endpoints/delivery.repository.js';
-import { DeliveryWorker } from './domain/webhook-endpoints/delivery-worker.js';
+import { DeliveryWorker, type PayloadRenderer } from './domain/webhook-endpoints/delivery-worker.js';
 import { UrlGuard, type Resolver } from './domain/webhook-endpoints/url-guard.js';
 import { WebhookEndpointRepository } from './domain/webhook-endpoints/webhook-endpoint.repository.js';
 import { WebhookEndpointService } from './domain/webhook-endpoints/webhook-endpoint.service.js';
@@ -42,8 +42,8 @@ import { EventRepository } from './domain/events/event.repository.js';
 import { EventService } from './domain/events/event.service.js';
 import { EventSequencer } from './domain/events/event-sequencer.js';
 import { EventHub } from './domain/events/event-hub.js';
-import { DEFAULT_FEED_CAPACITY, EventFeedService } from './domain/events/event-feed.service.js';
-import { webhookPayloads } from './rest/webhook-payloads.js';
+import { EventFeedService } from './domain/events/event-feed.service.js';
+import { webhookPayloadJson } from './json/event.json.js';
 import { TransactionSearchRepository } from './domain/search/transaction-search.repository.js';
 import { TransactionSearchService } from './domain/search/transaction-search.service.js';
 import { LimitRepository } from './domain/limits/limit.repository.js';
@@ -118,12 +118,6 @@ export interface WebhookOptions extends WebhookSettings {
   resolver?: Resolver;
 }
 
-/** The sweeper's defaults when the caller (CLI, tests) gives none: see LEDGER_LOT_SWEEP_* in src/config.ts. */
-export const DEFAULT_LOT_SWEEP: LotSweeperOptions = { intervalMs: 1_000, batchSize: 500 };
-
-/** The webhook defaults when the caller gives none: see LEDGER_WEBHOOK_* in src/config.ts. */
-export const DEFAULT_WEBHOOKS: WebhookSettings = { allowPrivate: false, timeoutMs: 10_000, retryBaseMs: 10_000, maxAttempts: 8, concurrency: 32, pollMs: 1_000 };
-
 export async function createServices(db: Database, logger: Logger, options: { lotSweep?: LotSweeperOptions; webhooks?: WebhookOptions; subscriptionBuffer?: number; postingPipeline?: number } = {}): Promise<Services> {
   const notifications = new NotificationChannel(db.url, logger);
   const apiKeys = new ApiKeyService(new ApiKeyRepository(db), await new PlanRepository(db).load());
@@ -143,7 +137,7 @@ export async function createServices(db: Database, logger: Logger, options: { lo
       metrics.observePostingCommit(results.map(postingOutcome));
       eventSequencer.poke();
     },
-    { pipeline: options.postingPipeline },
+    { pipeline: options.postingPipeline ?? DEFAULTS.postingPipeline },
   );
   const ledger = new PostingService(postingRepository, historyRepository, queue);
   const history = new HistoryService(historyRepository, postingRepository, ownership);
@@ -155,9 +149,9 @@ export async function createServices(db: Database, logger: Logger, options: { lo
   const eventHub = new EventHub(eventRepository, events, notifications, logger);
   const lotRepository = new LotRepository(db);
   // the sweeper's events (expiries, hold.expired) are numbered right after each round, not at the sequencer's next tick
-  const lotSweeper = new LotSweeper(lotRepository, logger, { ...(options.lotSweep ?? DEFAULT_LOT_SWEEP), onCommit: () => eventSequencer.poke() });
+  const lotSweeper = new LotSweeper(lotRepository, logger, { ...(options.lotSweep ?? DEFAULTS.lotSweep), onCommit: () => eventSequencer.poke() });
   lotSweeperMetrics(metrics, lotSweeper);
-  const webhooks: WebhookOptions = options.webhooks ?? DEFAULT_WEBHOOKS;
+  const webhooks: WebhookOptions = options.webhooks ?? DEFAULTS.webhooks;
   const guard = new UrlGuard(webhooks.allowPrivate, webhooks.resolver);
   const webhookDeliveries = new DeliveryWorker(
     new DeliveryRepository(db),
@@ -193,7 +187,7 @@ export async function createServices(db: Database, logger: Logger, options: { lo
     journal: new JournalService(journalRepository, new JournalVerifier(journalRepository), ownership),
     journalWriter,
     eventHub,
-    eventFeeds: new EventFeedService(eventHub, wallets, projects, options.subscriptionBuffer ?? DEFAULT_FEED_CAPACITY),
+    eventFeeds: new EventFeedService(eventHub, wallets, projects, options.subscriptionBuffer ?? DEFAULTS.subscriptionBuffer),
     webhookEndpoints: new WebhookEndpointService(new WebhookEndpointRepository(db), ownership, guard, newSecret),
     webhookDeliveries,
     limits: new LimitService(new LimitRepository(db), postingRepository, ownership, wallets),
@@ -206,5 +200,13 @@ export async function createServices(db: Database, logger: Logger, options: { lo
     calls: new CallCounter(new CallCountRepository(db), logger),
     plans: new PlanService(),
     idempotency: new IdempotencyService(new IdempotencyRepository(db)),
+  };
+}
+
+/** The outbound webhook bodies of events (CONTRACT §16): `data` is the resource as GET /events shows it. */
+function webhookPayloads(repository: EventRepository, events: EventService): PayloadRenderer {
+  return async (eventIds) => {
+    const views = await events.render(await repository.byIds(eventIds));
+    return new Map(views.map((event) => [event.id, webhookPayloadJson(event)]));
   };
 }

@@ -1,4 +1,3 @@
-import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { embeddedUrl, runningClusterPort, startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres.js';
 
@@ -8,11 +7,17 @@ export interface DatabaseTarget {
   embedded?: EmbeddedDatabase;
 }
 
+/** The settings of src/config.ts that choose the database (db/ sits below the configuration and takes only these). */
+export interface DatabaseSettings {
+  databaseUrl?: string;
+  dataDir: string;
+}
+
 /**
  * `DATABASE_URL` when given; else the embedded cluster in LEDGER_DATA_DIR — the one already
  * running there (`reuseRunning`, for the CLI next to a live service) or a new one.
  */
-export async function connectTarget(config: Config, logger: Logger, reuseRunning = false): Promise<DatabaseTarget> {
+export async function connectTarget(config: DatabaseSettings, logger: Logger, reuseRunning = false): Promise<DatabaseTarget> {
   if (config.databaseUrl) return { url: config.databaseUrl };
   if (reuseRunning) {
     const port = runningClusterPort(config.dataDir);

@@ -125,6 +125,6 @@ export function holdModel(hold: HoldView): HoldModel {
 }
 
 /** A balance as of a time: the posted balance; the fields of the present (held, available) stay unset, so null. */
-export function balanceAsOfModel(row: BalanceAsOfRow, asOf: Date): BalanceModel {
+export function balanceAsOfModel(row: BalanceAsOfRow): BalanceModel {
   return { walletId: row.walletId, assetId: row.assetId, account: row.address, currency: row.symbol, balance: minorToDecimalString(row.amount, row.fractions), held: null, available: null };
 }

@@ -1,7 +1,8 @@
 import { route, type Route } from '../http/route.js';
 import type { Services } from '../services.js';
-import { IssuedKeyBody, IssueKeyBody, KeyIdParams, keyJson, KeyListBody, KeyListQuery, KeyRevokedBody } from './admin.schemas.js';
-import { pagination } from './presenters.js';
+import { pagination } from '../json/page.json.js';
+import { keyJson } from '../json/api-key.json.js';
+import { IssuedKeyBody, IssueKeyBody, KeyIdParams, KeyListBody, KeyListQuery, KeyRevokedBody } from './admin.schemas.js';
 
 /** Key management (CONTRACT §2, §17): header `admin_token`; without LEDGER_ADMIN_TOKEN every /admin route is 404. */
 export function adminRoutes({ apiKeys }: Services): Route[] {

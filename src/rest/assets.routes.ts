@@ -1,7 +1,8 @@
 import { route, type Route } from '../http/route.js';
 import type { Services } from '../services.js';
-import { AssetBody, AssetDeletedBody, AssetIdParams, assetJson, AssetListBody, AssetListQuery, CreateAssetBody, UpdateAssetBody } from './assets.schemas.js';
-import { pagination } from './presenters.js';
+import { pagination } from '../json/page.json.js';
+import { AssetBody, assetJson } from '../json/asset.json.js';
+import { AssetDeletedBody, AssetIdParams, AssetListBody, AssetListQuery, CreateAssetBody, UpdateAssetBody } from './assets.schemas.js';
 
 export function assetRoutes({ assets }: Services): Route[] {
   return [

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { AssetNameRule, AssetSymbolRule, ExpiresAfterSecondsRule, FractionsRule } from '../domain/assets/asset.rules.js';
-import type { AssetView } from '../domain/assets/asset.types.js';
-import { PageQuery, PaginationBody, ProjectId, ProjectIdQuery, Uuid } from './schemas.js';
+import { PaginationBody } from '../json/page.json.js';
+import { AssetBody } from '../json/asset.json.js';
+import { PageQuery, ProjectId, ProjectIdQuery, Uuid } from './schemas.js';
 
 export const AssetIdParams = z.strictObject({ id: Uuid });
 export const AssetListQuery = z.strictObject({ projectId: ProjectIdQuery.optional(), ...PageQuery });
@@ -28,33 +29,6 @@ export const UpdateAssetBody = z
   })
   .meta({ id: 'UpdateAssetRequest' });
 
-export const AssetBody = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    symbol: z.string(),
-    fractions: z.number().int(),
-    expiresAfterSeconds: z.number().int().nullable(),
-    owner: z.string(),
-    projectId: z.number().int(),
-    created_at: z.string(),
-    updated_at: z.string(),
-  })
-  .meta({ id: 'Asset' });
-
 export const AssetListBody = z.object({ assets: z.array(AssetBody), pagination: PaginationBody }).meta({ id: 'AssetList' });
 export const AssetDeletedBody = z.object({ id: z.string(), deleted: z.literal(true) });
 
-export function assetJson(asset: AssetView): z.infer<typeof AssetBody> {
-  return {
-    id: asset.id,
-    name: asset.name,
-    symbol: asset.symbol,
-    fractions: asset.fractions,
-    expiresAfterSeconds: asset.expiresAfterSeconds,
-    owner: asset.ownerId,
-    projectId: asset.projectId,
-    created_at: asset.createdAt.toISOString(),
-    updated_at: asset.updatedAt.toISOString(),
-  };
-}

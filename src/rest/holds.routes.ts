@@ -1,12 +1,13 @@
 import { z } from 'zod';
-import { HOLD_STATUSES, type HoldView } from '../domain/holds/hold.types.js';
+import { HOLD_STATUSES } from '../domain/holds/hold.types.js';
 import { ExpiresInRule } from '../domain/ledger/ledger.rules.js';
-import { toMajor } from '../domain/money.js';
 import { route, type Route } from '../http/route.js';
 import type { Services } from '../services.js';
+import { pagination, PaginationBody } from '../json/page.json.js';
+import { TransactionBody, transactionJson } from '../json/transaction.json.js';
+import { HoldBody, holdJson } from '../json/hold.json.js';
 import { DryRunQuery, dryRunBody, postedReply } from './dry-run.js';
-import { pagination, transactionJson } from './presenters.js';
-import { Amount, Metadata, PageQuery, PaginationBody, ProjectId, ProjectIdQuery, Reference, Symbol, TransactionBody, Uuid, WalletRef } from './schemas.js';
+import { Amount, Metadata, PageQuery, ProjectId, ProjectIdQuery, Reference, Symbol, Uuid, WalletRef } from './schemas.js';
 
 const CreateHoldBody = z.strictObject({
   amount: Amount,
@@ -23,46 +24,8 @@ const VoidBody = z.strictObject({ projectId: ProjectId }).meta({ id: 'VoidHoldRe
 const HoldIdParams = z.strictObject({ id: Uuid });
 const HoldListQuery = z.strictObject({ projectId: ProjectIdQuery, walletId: WalletRef.optional(), status: z.enum(HOLD_STATUSES).optional(), ...PageQuery });
 
-export const HoldBody = z
-  .object({
-    id: z.string(),
-    projectId: z.number().int(),
-    amount: z.number().meta({ description: 'The amount reserved at creation (major units).' }),
-    currency: z.string(),
-    from: z.string(),
-    to: z.string(),
-    status: z.enum(HOLD_STATUSES).meta({ description: '`expired` from the instant expires_at passes.' }),
-    capturedAmount: z.number(),
-    transactionId: z.string().nullable().meta({ description: "The capture's transaction." }),
-    expires_at: z.string().nullable(),
-    created_at: z.string(),
-    updated_at: z.string(),
-    reference: z.string().nullable(),
-    metadata: z.record(z.string(), z.unknown()),
-  })
-  .meta({ id: 'Hold' });
-
 const CreateHoldReply = z.object({ hold: HoldBody }).meta({ id: 'HoldResult' });
 const CaptureReply = z.object({ transaction: TransactionBody, hold: HoldBody }).meta({ id: 'CaptureResult' });
-
-export function holdJson(hold: HoldView) {
-  return {
-    id: hold.id,
-    projectId: hold.projectId,
-    amount: toMajor(hold.amount, hold.fractions),
-    currency: hold.symbol,
-    from: hold.from,
-    to: hold.to,
-    status: hold.status,
-    capturedAmount: toMajor(hold.capturedAmount, hold.fractions),
-    transactionId: hold.transactionId,
-    expires_at: hold.expiresAt?.toISOString() ?? null,
-    created_at: hold.createdAt.toISOString(),
-    updated_at: hold.updatedAt.toISOString(),
-    reference: hold.reference,
-    metadata: hold.metadata,
-  };
-}
 
 export function holdRoutes({ holds }: Services): Route[] {
   return [

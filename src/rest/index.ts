@@ -1,6 +1,4 @@
 import { route, type Route } from '../http/route.js';
-import type { GraphQLEndpoint } from '../graphql/apollo.js';
-import { graphqlRefusal } from '../graphql/errors.js';
 import type { Services } from '../services.js';
 import { buildOpenApi } from './openapi.js';
 import { adminRoutes } from './admin.routes.js';
@@ -19,7 +17,7 @@ import { limitRoutes } from './limits.routes.js';
 import { journalRoutes } from './journal.routes.js';
 import { analyticsRoutes } from './analytics.routes.js';
 import { balanceMonitorRoutes } from './balance-monitors.routes.js';
-import { WEBHOOK_DOCS } from './webhook-payloads.js';
+import { WEBHOOK_DOCS } from './webhook-docs.js';
 
 /** The REST routes, each documented in /openapi.json. */
 export function restRoutes(services: Services): Route[] {
@@ -35,16 +33,9 @@ export function openApiDocument(): Record<string, unknown> {
   return buildOpenApi(restRoutes({} as Services), WEBHOOK_DOCS);
 }
 
-/** Every HTTP route: the REST compatibility interface, /graphql and /openapi.json. */
-export function allRoutes(services: Services, graphql: GraphQLEndpoint): Route[] {
-  const rest = restRoutes(services);
-  const graphqlHandler: Route['handler'] = ({ req, body, principal, requestId, log }) => graphql.handle(req, body, principal, requestId, log);
+/** GET /openapi.json: the document of the REST routes. */
+export function openApiRoute(rest: Route[]): Route {
   // built at the first request, not at start-up: converting every schema costs 100–200 ms of CPU
   let openapi: Record<string, unknown> | undefined;
-  return [
-    ...rest,
-    route({ method: 'POST', path: '/graphql', auth: 'api_key', rawBody: true, refusal: graphqlRefusal, handler: graphqlHandler }),
-    route({ method: 'GET', path: '/graphql', auth: 'api_key', refusal: graphqlRefusal, handler: graphqlHandler }),
-    route({ method: 'GET', path: '/openapi.json', auth: 'none', handler: async () => ({ status: 200, body: (openapi ??= buildOpenApi(rest, WEBHOOK_DOCS)) }) }),
-  ];
+  return route({ method: 'GET', path: '/openapi.json', auth: 'none', handler: async () => ({ status: 200, body: (openapi ??= buildOpenApi(rest, WEBHOOK_DOCS)) }) });
 }

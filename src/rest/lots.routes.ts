@@ -1,25 +1,11 @@
 import { z } from 'zod';
 import { route, type Route } from '../http/route.js';
-import type { LotRow } from '../domain/lots/lot.types.js';
-import { toMajor } from '../domain/money.js';
 import type { Services } from '../services.js';
+import { LotBody, lotJson } from '../json/lot.json.js';
 import { Symbol, Uuid } from './schemas.js';
 
 const LotsParams = z.strictObject({ id: Uuid });
 const LotsQuery = z.strictObject({ currency: Symbol.optional() });
-
-export const LotBody = z
-  .object({ amount: z.number(), remaining: z.number(), expires_at: z.string(), created_at: z.string() })
-  .meta({ id: 'Lot', description: 'Points credited together, expiring together; remaining includes points reserved by pending holds' });
-
-export function lotJson(lot: LotRow): z.infer<typeof LotBody> {
-  return {
-    amount: toMajor(lot.amount, lot.fractions),
-    remaining: toMajor(lot.remaining, lot.fractions),
-    expires_at: lot.expiresAt.toISOString(),
-    created_at: lot.createdAt.toISOString(),
-  };
-}
 
 /** Points that expire (CONTRACT §15). */
 export function lotRoutes({ lots }: Services): Route[] {

@@ -1,7 +1,8 @@
 import { route, type Route } from '../http/route.js';
 import type { Services } from '../services.js';
-import { pagination } from './presenters.js';
-import { CreateProjectBody, ProjectBody, ProjectIdParams, projectJson, ProjectListBody, ProjectListQuery, RenameProjectBody } from './projects.schemas.js';
+import { pagination } from '../json/page.json.js';
+import { ProjectBody, projectJson } from '../json/project.json.js';
+import { CreateProjectBody, ProjectIdParams, ProjectListBody, ProjectListQuery, RenameProjectBody } from './projects.schemas.js';
 
 export function projectRoutes({ projects }: Services): Route[] {
   return [

@@ -73,33 +73,6 @@ export const Symbol = CurrencyRule;
  */
 export const Amount = AmountRule;
 
-export const PaginationBody = z.object({ page: z.number().int(), limit: z.number().int(), total: z.number().int(), totalPages: z.number().int() }).meta({ id: 'Pagination' });
-export const TransactionBody = z
-  .object({
-    id: z.string(),
-    amount: z.number(),
-    currency: z.string(),
-    balance: z.number(),
-    from: z.string(),
-    to: z.string(),
-    date: z.string(),
-    reverses: z.string().nullable().meta({ description: 'The original transaction this one reverses, or null.' }),
-    reversedAmount: z.number().meta({ description: 'Major units reversed so far (0 for none).' }),
-    reference: z.string().nullable(),
-    metadata: z.record(z.string(), z.unknown()),
-  })
-  .meta({ id: 'Transaction' });
-export const BalanceBody = z
-  .object({
-    account: z.string(),
-    currency: z.string(),
-    balance: z.number().meta({ description: 'The posted balance.' }),
-    held: z.number().meta({ description: "Sum of the wallet's pending, unexpired holds as sender." }),
-    available: z.number().meta({ description: 'balance − held: what transfers, holds and reversals may spend.' }),
-  })
-  .meta({ id: 'Balance' });
-/** A balance as of a time (CONTRACT §14): the posted balance only (held and available are omitted). */
-export const BalanceAsOfBody = z.object({ account: z.string(), currency: z.string(), balance: z.number() }).meta({ id: 'BalanceAsOf' });
 /** Optional on postings and holds (CONTRACT §13). */
 export const Reference = ReferenceRule;
 export const Metadata = PostingMetadataRule;

@@ -8,8 +8,8 @@ import type { TransactionFilter } from '../domain/search/transaction-search.type
 import { parseInstant } from '../domain/shared/instant.js';
 import { route, type Route } from '../http/route.js';
 import type { Services } from '../services.js';
-import { transactionJson } from './presenters.js';
-import { ProjectIdQuery, queryInt, TransactionBody } from './schemas.js';
+import { TransactionBody, transactionJson } from '../json/transaction.json.js';
+import { ProjectIdQuery, queryInt } from './schemas.js';
 
 /** An instant in a query string; an unescaped `+` of its offset arrives as a space and is read back as `+`. */
 const InstantQuery = z

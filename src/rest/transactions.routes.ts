@@ -2,9 +2,11 @@ import { z } from 'zod';
 import { route, type Route } from '../http/route.js';
 import type { Services } from '../services.js';
 import { MAX_BATCH_LEGS } from '../domain/ledger/posting.service.js';
+import { BalanceAsOfBody, balanceAsOfJson, BalanceBody, balanceJson } from '../json/balance.json.js';
+import { pagination, PaginationBody } from '../json/page.json.js';
+import { TransactionBody, transactionJson } from '../json/transaction.json.js';
 import { DryRunQuery, dryRunBody, postedReply } from './dry-run.js';
-import { balanceAsOfJson, balanceJson, pagination, transactionJson } from './presenters.js';
-import { Amount, AsOfQuery, BalanceAsOfBody, BalanceBody, Metadata, PageQuery, PaginationBody, ProjectId, ProjectIdQuery, Reference, Symbol, TransactionBody, Uuid, WalletRef } from './schemas.js';
+import { Amount, AsOfQuery, Metadata, PageQuery, ProjectId, ProjectIdQuery, Reference, Symbol, Uuid, WalletRef } from './schemas.js';
 
 const Annotations = { reference: Reference.optional(), metadata: Metadata.optional() };
 const TransferBody = z.strictObject({ amount: Amount, currency: Symbol, from: WalletRef, to: WalletRef, projectId: ProjectId, ...Annotations }).meta({ id: 'TransferRequest' });

@@ -2,22 +2,9 @@ import { z } from 'zod';
 import { route, type Route } from '../http/route.js';
 import type { WalletType } from '../domain/wallets/wallet.types.js';
 import type { Services } from '../services.js';
-import { pagination } from './presenters.js';
-import {
-  CreateWalletBody,
-  WalletBody,
-  WalletIdParams,
-  walletJson,
-  WalletListBody,
-  WalletAsOfBody,
-  walletAsOf,
-  WalletListQuery,
-  WalletQuery,
-  WalletStatusBody,
-  WalletTypeParams,
-  WalletWithActivityBody,
-  walletsWithActivity,
-} from './wallets.schemas.js';
+import { pagination } from '../json/page.json.js';
+import { WalletBody, walletJson } from '../json/wallet.json.js';
+import { CreateWalletBody, WalletIdParams, WalletListBody, WalletAsOfBody, walletAsOf, WalletListQuery, WalletQuery, WalletStatusBody, WalletTypeParams, WalletWithActivityBody, walletsWithActivity } from './wallets.schemas.js';
 
 const LIST_OPERATION: Record<WalletType, string> = { customer: 'listCustomerWallets', system: 'listSystemWallets' };
 

@@ -3,8 +3,11 @@ import type { HistoryService } from '../domain/ledger/history.service.js';
 import { groupByWallet } from '../domain/ledger/ledger.types.js';
 import { AddressRule, WalletStatusRule, WalletTypeRule } from '../domain/wallets/wallet.rules.js';
 import type { WalletView } from '../domain/wallets/wallet.types.js';
-import { balanceAsOfJson, balanceJson, transactionJson } from './presenters.js';
-import { AsOfQuery, BalanceAsOfBody, BalanceBody, PageQuery, PaginationBody, ProjectId, ProjectIdQuery, TransactionBody, Uuid } from './schemas.js';
+import { BalanceAsOfBody, balanceAsOfJson, BalanceBody, balanceJson } from '../json/balance.json.js';
+import { PaginationBody } from '../json/page.json.js';
+import { TransactionBody, transactionJson } from '../json/transaction.json.js';
+import { WalletBody, walletJson } from '../json/wallet.json.js';
+import { AsOfQuery, PageQuery, ProjectId, ProjectIdQuery, Uuid } from './schemas.js';
 
 export const RECENT_TRANSACTIONS = 20;
 
@@ -14,18 +17,6 @@ export const WalletQuery = z.strictObject({ asOf: AsOfQuery.optional() });
 export const WalletListQuery = z.strictObject({ projectId: ProjectIdQuery.optional(), ...PageQuery });
 export const CreateWalletBody = z.strictObject({ projectId: ProjectId, address: AddressRule.optional() }).meta({ id: 'CreateWalletRequest' });
 export const WalletStatusBody = z.strictObject({ projectId: ProjectId, status: WalletStatusRule }).meta({ id: 'SetWalletStatusRequest' });
-
-export const WalletBody = z
-  .object({
-    id: z.string(),
-    address: z.string(),
-    type: WalletTypeRule,
-    status: WalletStatusRule,
-    projectId: z.number().int(),
-    created_at: z.string(),
-    updated_at: z.string(),
-  })
-  .meta({ id: 'Wallet' });
 
 /** List and detail responses add every balance of the project's currencies and the 20 newest transactions. */
 export const WalletWithActivityBody = WalletBody.extend({ balance: z.array(BalanceBody), transactions: z.array(TransactionBody) }).meta({
@@ -37,21 +28,8 @@ export const WalletListBody = z.object({ wallets: z.array(WalletWithActivityBody
 /** `GET /wallets/{id}?asOf=` (CONTRACT §14): posted balances and the 20 newest transactions at that instant. */
 export const WalletAsOfBody = WalletBody.extend({ balance: z.array(BalanceAsOfBody), transactions: z.array(TransactionBody) }).meta({ id: 'WalletAsOf' });
 
-type WalletJson = z.infer<typeof WalletBody>;
 type WalletWithActivityJson = z.infer<typeof WalletWithActivityBody>;
 type WalletAsOfJson = z.infer<typeof WalletAsOfBody>;
-
-export function walletJson(wallet: WalletView): WalletJson {
-  return {
-    id: wallet.id,
-    address: wallet.address,
-    type: wallet.type,
-    status: wallet.status,
-    projectId: wallet.projectId,
-    created_at: wallet.createdAt.toISOString(),
-    updated_at: wallet.updatedAt.toISOString(),
-  };
-}
 
 /** Balances and recent transactions of all the wallets in two statements, whatever their number. */
 export async function walletsWithActivity(ledger: HistoryService, wallets: WalletView[]): Promise<WalletWithActivityJson[]> {

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { EventTypesRule, WebhookUrlRule } from '../domain/webhook-endpoints/webhook-endpoint.rules.js';
-import { EVENT_TYPES, type CreatedWebhookEndpoint, type WebhookDeliveryView, type WebhookEndpointView } from '../domain/webhook-endpoints/webhook-endpoint.types.js';
 import { route, type Route } from '../http/route.js';
 import type { Services } from '../services.js';
-import { pagination } from './presenters.js';
-import { PageQuery, PaginationBody, ProjectId, ProjectIdQuery, Uuid } from './schemas.js';
+import { pagination, PaginationBody } from '../json/page.json.js';
+import { CreatedEndpointBody, createdWebhookEndpointJson, WebhookDeliveryBody, webhookDeliveryJson, WebhookEndpointBody, webhookEndpointJson } from '../json/webhook-endpoint.json.js';
+import { PageQuery, ProjectId, ProjectIdQuery, Uuid } from './schemas.js';
 
 const CreateEndpointBody = z.strictObject({
   projectId: ProjectId,
@@ -14,47 +14,6 @@ const CreateEndpointBody = z.strictObject({
 const EndpointIdParams = z.strictObject({ id: Uuid });
 const EndpointListQuery = z.strictObject({ projectId: ProjectIdQuery, ...PageQuery });
 const DeliveryListQuery = z.strictObject(PageQuery);
-
-const endpointFields = {
-  id: z.string(),
-  projectId: z.number().int(),
-  url: z.string().meta({ description: 'As the WHATWG URL parser normalises it' }),
-  types: z.array(z.enum(EVENT_TYPES)),
-  created_at: z.string(),
-};
-export const WebhookEndpointBody = z.object(endpointFields).meta({ id: 'WebhookEndpoint' });
-const CreatedEndpointBody = z
-  .object({ ...endpointFields, secret: z.string().meta({ description: '`whsec_` + base64 of 32 random bytes; shown only here' }) })
-  .meta({ id: 'CreatedWebhookEndpoint' });
-export const WebhookDeliveryBody = z
-  .object({
-    id: z.string(),
-    eventId: z.string().meta({ description: 'The event id, sent as `webhook-id`' }),
-    attempt: z.number().int().meta({ description: 'From 1 per event' }),
-    status: z.enum(['succeeded', 'failed']),
-    responseStatus: z.number().int().nullable().meta({ description: "The receiver's HTTP status, or null when it did not answer" }),
-    error: z.string().nullable(),
-    created_at: z.string(),
-  })
-  .meta({ id: 'WebhookDelivery' });
-
-export function webhookEndpointJson(endpoint: WebhookEndpointView) {
-  return { id: endpoint.id, projectId: endpoint.projectId, url: endpoint.url, types: endpoint.types, created_at: endpoint.createdAt.toISOString() };
-}
-
-const createdJson = (endpoint: CreatedWebhookEndpoint) => ({ ...webhookEndpointJson(endpoint), secret: endpoint.secret });
-
-export function webhookDeliveryJson(delivery: WebhookDeliveryView) {
-  return {
-    id: delivery.id,
-    eventId: delivery.eventId,
-    attempt: delivery.attempt,
-    status: delivery.status,
-    responseStatus: delivery.responseStatus,
-    error: delivery.error,
-    created_at: delivery.createdAt.toISOString(),
-  };
-}
 
 /** Outbound webhook endpoints (CONTRACT §16). */
 export function webhookEndpointRoutes({ webhookEndpoints }: Services): Route[] {
@@ -72,7 +31,7 @@ export function webhookEndpointRoutes({ webhookEndpoints }: Services): Route[] {
         // 403 quota_exceeded: the project has its 20 endpoints (details {quota: "webhook_endpoints", limit: 20})
         errors: ['validation_error', 'quota_exceeded', 'not_found'],
       },
-      handler: async ({ principal, body }) => ({ status: 201, body: createdJson(await webhookEndpoints.create(principal, body)) }),
+      handler: async ({ principal, body }) => ({ status: 201, body: createdWebhookEndpointJson(await webhookEndpoints.create(principal, body)) }),
     }),
     route({
       method: 'GET',

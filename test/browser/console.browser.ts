@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { DEFAULT_WEBHOOKS } from '../../src/services.js';
+import { DEFAULTS } from '../../src/config.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { launch, watchCsp, watchOrigins } from './support.js';
 
@@ -27,7 +27,7 @@ const measures: Record<string, number> = {};
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   // webhook deliveries go to a receiver on this machine (a private address, allowed for the test)
-  t = await startTestApp({ webhooks: { ...DEFAULT_WEBHOOKS, allowPrivate: true, pollMs: 100 } });
+  t = await startTestApp({ webhooks: { ...DEFAULTS.webhooks, allowPrivate: true, pollMs: 100 } });
   receiver = createServer((req, res) => {
     req.resume();
     req.on('end', () => {

@@ -24,13 +24,6 @@ export interface WatchOptions {
 
 const TypesRule = z.array(z.enum(EVENT_TYPES as unknown as [EventType, ...EventType[]])).min(1).max(EVENT_TYPES.length * 4);
 
-/**
- * How many events may wait unread per subscription before it is dropped (LEDGER_SUBSCRIPTION_BUFFER).
- * The hub hands over up to 500 events at once, all offered before any consumer can read, so the
- * capacity must exceed a burst. A queue holds references to events every feed shares: a full one
- * costs 8 KiB of pointers, plus the events nobody else still holds.
- */
-export const DEFAULT_FEED_CAPACITY = 1024;
 /** Events a start may hold while its feed opens (all projects' events, as shared references): a burst of 10,000 expiries fits. */
 const START_CAPACITY = 20_000;
 
@@ -56,7 +49,8 @@ export class EventFeedService {
     private readonly hub: EventSource,
     private readonly wallets: WalletService,
     private readonly projects: ProjectService,
-    private readonly capacity: number = DEFAULT_FEED_CAPACITY,
+    /** Events that may wait unread per subscription before it is dropped (LEDGER_SUBSCRIPTION_BUFFER; src/config.ts). */
+    private readonly capacity: number,
   ) {}
 
   /** Ends every feed (their consumers see the end) and stops listening. */

@@ -21,8 +21,6 @@ export interface PostingQueueOptions {
   maxLegs?: number;
 }
 
-/** Measured (bench/README.md, `--variant p2:LEDGER_POSTING_PIPELINE=2`): on 2 cores one batch at a time gathers the largest batches and costs the least CPU per posting. */
-export const DEFAULT_POSTING_PIPELINE = 1;
 const MAX_LEGS = 200;
 
 /** A request with no idempotency key on it or on any of its legs. */
@@ -69,7 +67,8 @@ export class PostingQueue {
     private readonly onCommit: (results: readonly PostingResult[]) => void = () => undefined,
     options: PostingQueueOptions = {},
   ) {
-    this.pipeline = Math.max(1, options.pipeline ?? DEFAULT_POSTING_PIPELINE);
+    // the service always passes LEDGER_POSTING_PIPELINE (src/config.ts DEFAULTS); a queue built bare (unit tests) posts one batch at a time
+    this.pipeline = Math.max(1, options.pipeline ?? 1);
     this.maxLegs = Math.max(1, options.maxLegs ?? MAX_LEGS);
   }
 

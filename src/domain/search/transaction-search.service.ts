@@ -83,9 +83,9 @@ export class TransactionSearchService {
     const maxAmount = query.maxAmount === undefined ? null : amountBound('maxAmount', query.maxAmount, fractions);
     return {
       projectId,
-      walletId: walletRef === null ? null : await this.wallet(projectId, 'walletId', walletRef),
-      from: fromRef === null ? null : await this.side(projectId, 'from', fromRef, [MINT_ADDRESS]),
-      to: toRef === null ? null : await this.side(projectId, 'to', toRef, [EXPIRED_ADDRESS, MINT_ADDRESS]),
+      walletId: walletRef === null ? null : await this.wallet(projectId, walletRef),
+      from: fromRef === null ? null : await this.side(projectId, fromRef, [MINT_ADDRESS]),
+      to: toRef === null ? null : await this.side(projectId, toRef, [EXPIRED_ADDRESS, MINT_ADDRESS]),
       assetId: asset?.id ?? null,
       minAmount,
       maxAmount,
@@ -100,12 +100,12 @@ export class TransactionSearchService {
   }
 
   /** A side: a reserved address it may carry (`from` @mint; `to` @expired or @mint), else a wallet of the project. */
-  private async side(projectId: number, field: string, ref: string, reserved: string[]): Promise<Side> {
+  private async side(projectId: number, ref: string, reserved: string[]): Promise<Side> {
     if (reserved.includes(ref)) return { reserved: ref as '@mint' | '@expired' };
-    return { wallet: await this.wallet(projectId, field, ref) };
+    return { wallet: await this.wallet(projectId, ref) };
   }
 
-  private async wallet(projectId: number, field: string, ref: string): Promise<string> {
+  private async wallet(projectId: number, ref: string): Promise<string> {
     const id = await this.repository.walletOf(projectId, ref, isUuid(ref) ? ref : null);
     if (!id) throw notFound('wallet', ref);
     return id;

@@ -1,6 +1,8 @@
 import type { LookupAddress } from 'node:dns';
 import { lookup, Resolver as DnsResolver } from 'node:dns/promises';
-import type { Resolver } from './url-guard.js';
+
+/** Resolves a host name to every address it has. */
+export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
 
 export interface BoundedResolverOptions {
   /** One DNS query's time-out (c-ares `timeout`). */

@@ -2,10 +2,9 @@ import type { LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { validationError } from '../errors.js';
 import { judgeAddress } from './ip-ranges.js';
-import { boundedResolver } from './bounded-resolver.js';
+import { boundedResolver, type Resolver } from './bounded-resolver.js';
 
-/** Resolves a host name to every address it has. */
-export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
+export type { Resolver };
 
 /** Why a delivery could not be sent to its URL (the rule it broke; recorded as the attempt's `error`). */
 export class RefusedTargetError extends Error {}

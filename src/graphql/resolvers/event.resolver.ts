@@ -1,6 +1,6 @@
 import { Arg, Args, Ctx, FieldResolver, Float, ID, Query, Resolver, Root } from 'type-graphql';
 import type { LedgerEventView } from '../../domain/events/event.types.js';
-import { eventData } from '../../rest/events.routes.js';
+import { eventData } from '../../json/event.json.js';
 import type { GraphQLContext } from '../context.js';
 import { projectIdOf } from '../ids.js';
 import { checkFirst, PageArgs } from '../paging.js';

@@ -62,7 +62,7 @@ export class TransactionResolver {
     const connectionOf = (page: { rows: HistoryRow[]; total: number; hasMore: boolean }) => keysetConnection({ ...page, items: page.rows }, after, transactionModel);
     if (asOf) {
       const page = await ctx.services.history.historyAsOf(ctx.principal, { ...query, ...keyset, asOf });
-      return Object.assign(connectionOf(page), { balance: balanceAsOfModel(page.balance, asOf) });
+      return Object.assign(connectionOf(page), { balance: balanceAsOfModel(page.balance) });
     }
     const page = await ctx.services.history.history(ctx.principal, { ...query, ...keyset });
     return Object.assign(connectionOf(page), { balance: balanceModel(page.balance) });

@@ -52,7 +52,7 @@ export class WalletResolver {
     @Arg('asOf', () => DateTimeScalar, { nullable: true, description: `${AS_OF} Posted balances: \`held\` and \`available\` are null.` }) asOf: Date | null,
     @Ctx() ctx: GraphQLContext,
   ): Promise<BalanceModel[]> {
-    if (asOf) return (await ctx.loaders.balancesAsOf.load({ wallet, asOf })).map((row) => balanceAsOfModel(row, asOf));
+    if (asOf) return (await ctx.loaders.balancesAsOf.load({ wallet, asOf })).map(balanceAsOfModel);
     return (await ctx.loaders.balances.load(wallet.id)).map(balanceModel);
   }
 

@@ -1,6 +1,6 @@
 import type { Database } from '../../../src/db/database.js';
 import type { Resolver } from '../../../src/domain/webhook-endpoints/url-guard.js';
-import { DEFAULT_WEBHOOKS } from '../../../src/services.js';
+import { DEFAULTS } from '../../../src/config.js';
 import { expectStatus } from '../../support/fixtures.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 
@@ -18,7 +18,7 @@ let t: TestApp;
 let key: string;
 let stranger: string;
 beforeAll(async () => {
-  t = await startTestApp({ webhooks: { ...DEFAULT_WEBHOOKS, resolver } }); // private targets refused
+  t = await startTestApp({ webhooks: { ...DEFAULTS.webhooks, resolver } }); // private targets refused
   key = await t.issueKey('endpoint-limits', 'enterprise');
   stranger = await t.issueKey('endpoint-limits-stranger', 'enterprise');
 });

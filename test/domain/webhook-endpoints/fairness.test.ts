@@ -1,7 +1,8 @@
-import { DEFAULT_WEBHOOKS, type WebhookOptions } from '../../../src/services.js';
+import { DEFAULTS } from '../../../src/config.js';
+import type { WebhookOptions } from '../../../src/services.js';
 import { expectStatus, fundedProject, transfer, type FundedProject } from '../../support/fixtures.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
-import { attemptsOf, Observed, WebhookReceiver } from '../../support/webhook-receiver.js';
+import { Observed, WebhookReceiver } from '../../support/webhook-receiver.js';
 import type { AttemptReport } from '../../../src/domain/webhook-endpoints/delivery-worker.js';
 
 /**
@@ -11,7 +12,7 @@ import type { AttemptReport } from '../../../src/domain/webhook-endpoints/delive
  */
 
 /** The production settings (10 s time-out, 32 slots per instance, 1 s poll); the receiver is on 127.0.0.1. */
-const PRODUCTION: WebhookOptions = { ...DEFAULT_WEBHOOKS, allowPrivate: true };
+const PRODUCTION: WebhookOptions = { ...DEFAULTS.webhooks, allowPrivate: true };
 
 async function twoInstances(webhooks: WebhookOptions): Promise<[TestApp, TestApp]> {
   const a = await startTestApp({ webhooks });

@@ -1,27 +1,12 @@
 import { z } from 'zod';
 import { EVENT_TYPES, type EventType } from '../domain/events/event.types.js';
-import type { EventRepository } from '../domain/events/event.repository.js';
-import type { EventService } from '../domain/events/event.service.js';
-import type { PayloadRenderer } from '../domain/webhook-endpoints/delivery-worker.js';
-import { CrossingBody } from './balance-monitors.routes.js';
-import { eventData } from './events.routes.js';
-import { HoldBody } from './holds.routes.js';
+import { CrossingBody } from '../json/balance-monitor.json.js';
+import { HoldBody } from '../json/hold.json.js';
+import { TransactionBody } from '../json/transaction.json.js';
+import { WalletBody } from '../json/wallet.json.js';
 import type { WebhookDoc } from './openapi.js';
-import { TransactionBody } from './schemas.js';
-import { WalletBody } from './wallets.schemas.js';
 
-/**
- * The outbound webhook body (CONTRACT §16): `{id, type, created_at, data}`, `data` being the
- * resource as REST shows it, the same as `GET /events` carries (one presenter for both).
- */
-export function webhookPayloads(repository: EventRepository, events: EventService): PayloadRenderer {
-  return async (eventIds) => {
-    const views = await events.render(await repository.byIds(eventIds));
-    return new Map(views.map((event) => [event.id, { id: event.id, type: event.type, created_at: event.createdAt.toISOString(), data: eventData(event) }]));
-  };
-}
-
-/** Each event type's `data` as `eventData` renders it; keyed by every type, so a new type does not compile until it is documented here. */
+/** Each event type's `data` as `eventData` (src/json/event.json.ts) renders it; keyed by every type, so a new type does not compile until it is documented here. */
 const EVENT_DATA: Record<EventType, { data: z.ZodType; summary: string }> = {
   'transaction.posted': { data: TransactionBody, summary: 'A transaction was posted (`data`: the transaction with the sender’s balance)' },
   'hold.created': { data: HoldBody, summary: 'A hold was created' },

@@ -1,7 +1,7 @@
 import { secretMatches } from '../domain/auth/secret-match.js';
 import { LedgerError } from '../domain/errors.js';
-import { route, type Route } from '../http/route.js';
-import type { Metrics } from './metrics.js';
+import { route, type Route } from './route.js';
+import type { Metrics } from '../observability/metrics.js';
 
 /** GET /metrics: Prometheus text, no api_key; with a token set, `Authorization: Bearer <token>` (CONTRACT §17). */
 export function metricsRoute(metrics: Metrics, token: string | undefined): Route {

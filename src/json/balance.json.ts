@@ -1,8 +1,19 @@
+import { z } from 'zod';
 import type { BalanceAsOfRow, BalanceRow } from '../domain/ledger/ledger.types.js';
 import { toMajor } from '../domain/money.js';
 
-/** REST JSON shapes of ledger rows (CONTRACT §3): major units, addresses, ISO timestamps. The transaction's lives in the domain (the journal hashes it). */
-export { transactionJson, type TransactionJson } from '../domain/ledger/transaction-json.js';
+/** A wallet's balance in one currency (CONTRACT §3): major units. */
+export const BalanceBody = z
+  .object({
+    account: z.string(),
+    currency: z.string(),
+    balance: z.number().meta({ description: 'The posted balance.' }),
+    held: z.number().meta({ description: "Sum of the wallet's pending, unexpired holds as sender." }),
+    available: z.number().meta({ description: 'balance − held: what transfers, holds and reversals may spend.' }),
+  })
+  .meta({ id: 'Balance' });
+/** A balance as of a time (CONTRACT §14): the posted balance only (held and available are omitted). */
+export const BalanceAsOfBody = z.object({ account: z.string(), currency: z.string(), balance: z.number() }).meta({ id: 'BalanceAsOf' });
 
 export interface BalanceJson {
   account: string;
@@ -27,8 +38,4 @@ export function balanceJson(row: BalanceRow): BalanceJson {
 /** A balance as of a time (CONTRACT §14): the posted balance, without what describes the present (holds). */
 export function balanceAsOfJson(row: BalanceAsOfRow): BalanceAsOfJson {
   return { account: row.address, currency: row.symbol, balance: toMajor(row.amount, row.fractions) };
-}
-
-export function pagination(page: number, limit: number, total: number) {
-  return { page, limit, total, totalPages: total === 0 ? 0 : Math.ceil(total / limit) };
 }

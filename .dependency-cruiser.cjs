@@ -1,0 +1,81 @@
+/**
+ * The layering of src/ (docs/decisions.md, "Layers and the dependency rule"), checked by
+ * test/architecture.test.ts on every `npm test`. From the bottom:
+ *
+ *   db/                    the database (connection, routines, entities): imports nothing above it
+ *   domain/                the rules, over db/
+ *   observability/         metrics and tracing of the domain's work
+ *   json/                  the contract's JSON shapes, printed alike by REST, GraphQL, events, webhooks
+ *   http/                  the HTTP kernel: router, route declaration, body parsing, server, /metrics
+ *   services.ts, config.ts the wiring of the domain services and the settings
+ *   rest/ graphql/ web/    the adapters: each translates one transport, none imports another
+ *   app.ts start.ts main.ts cli/   entry points: they compose the rest and nothing imports them
+ *
+ * logger.ts is a leaf every layer may use.
+ */
+const ADAPTERS = '^src/(rest|graphql|web)/';
+const ENTRY = '^src/(app|start|main)[.]ts$|^src/cli/';
+
+/** `name` may not import any of `targets` (paths under src/). */
+const forbid = (name, comment, from, targets) => ({
+  name,
+  comment,
+  severity: 'error',
+  from: { path: from },
+  to: { path: `^src/(${targets.join('|')})` },
+});
+
+module.exports = {
+  forbidden: [
+    { name: 'no-cycle', comment: 'An import cycle: the modules on it cannot be read, tested or loaded one without the others.', severity: 'error', from: { path: '^src/' }, to: { circular: true } },
+    forbid('db-at-the-bottom', 'db/ is the lowest layer: it may not import the domain or anything above it.', '^src/db/', [
+      'domain/', 'observability/', 'json/', 'http/', 'rest/', 'graphql/', 'web/', 'cli/', 'services[.]ts', 'config[.]ts', 'app[.]ts', 'start[.]ts', 'main[.]ts',
+    ]),
+    forbid('domain-below-adapters', 'The rules live in domain/ and import no transport, presentation or wiring (decisions.md: the journal hashes the transaction JSON, so that one shape lives in the domain).', '^src/domain/', [
+      'observability/', 'json/', 'http/', 'rest/', 'graphql/', 'web/', 'cli/', 'services[.]ts', 'config[.]ts', 'app[.]ts', 'start[.]ts', 'main[.]ts',
+    ]),
+    forbid('observability-below-http', 'Metrics and tracing observe the domain; the HTTP kernel and the services use them, not the other way round.', '^src/observability/', [
+      'json/', 'http/', 'rest/', 'graphql/', 'web/', 'cli/', 'services[.]ts', 'config[.]ts', 'app[.]ts', 'start[.]ts', 'main[.]ts',
+    ]),
+    forbid('json-below-adapters', 'The contract JSON shapes sit below every transport that prints them.', '^src/json/', [
+      'observability/', 'http/', 'rest/', 'graphql/', 'web/', 'cli/', 'services[.]ts', 'config[.]ts', 'app[.]ts', 'start[.]ts', 'main[.]ts',
+    ]),
+    forbid('http-below-adapters', 'The HTTP kernel serves REST, GraphQL and the web pages alike and knows none of them.', '^src/http/', [
+      'json/', 'rest/', 'graphql/', 'web/', 'cli/', 'services[.]ts', 'config[.]ts', 'app[.]ts', 'start[.]ts', 'main[.]ts',
+    ]),
+    forbid('wiring-below-adapters', 'services.ts and config.ts are used by the adapters and entry points, and use neither.', '^src/(services|config)[.]ts$', [
+      'http/', 'rest/', 'graphql/', 'web/', 'cli/', 'app[.]ts', 'start[.]ts', 'main[.]ts',
+    ]),
+    {
+      name: 'config-owns-its-defaults',
+      comment: 'config.ts owns every default: of the domain it may use only rules (settings checked against the contract), not a running part or its constants.',
+      severity: 'error',
+      from: { path: '^src/config[.]ts$' },
+      to: { path: '^src/', pathNot: '^src/domain/.+([.]rules|/backoff)[.]ts$' },
+    },
+    { name: 'logger-is-a-leaf', comment: 'Every layer logs: logger.ts imports nothing of src/.', severity: 'error', from: { path: '^src/logger[.]ts$' }, to: { path: '^src/' } },
+    {
+      name: 'adapters-independent',
+      comment: 'One adapter per transport, none importing another: what two share goes below them (json/, http/, services.ts, domain/).',
+      severity: 'error',
+      from: { path: `${ADAPTERS}` },
+      to: { path: ADAPTERS, pathNot: '^src/$1/' },
+    },
+    {
+      name: 'entry-points-not-imported',
+      comment: 'app.ts, start.ts, main.ts and cli/ compose the service; nothing below imports them.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ENTRY },
+      to: { path: ENTRY },
+    },
+  ],
+  options: {
+    // TypeScript 7 has no JavaScript API; swc (already here for jest) parses the sources
+    parser: 'swc',
+    tsConfig: { fileName: 'tsconfig.json' },
+    // type-only imports count: a cycle or an upward import of a type is still a design dependency
+    tsPreCompilationDeps: true,
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|node_modules)/' },
+  },
+};
