@@ -12,6 +12,10 @@ import type pg from 'pg';
  * order: a routine that calls another comes after it.
  */
 export const ROUTINES = [
+  // The predicates written once (inlined by PostgreSQL into the statements that use them).
+  { name: 'holds_expired', file: 'src/domain/holds/holds_expired.sql' },
+  { name: 'lots_live', file: 'src/domain/lots/lots_live.sql' },
+  { name: 'lots_due', file: 'src/domain/lots/lots_due.sql' },
   { name: 'ledger_emit', file: 'src/domain/events/ledger_emit.sql' },
   // Program analytics (CONTRACT §23): the rollups ledger_sequence_events folds each numbered batch into.
   { name: 'analytics_apply', file: 'src/domain/analytics/analytics_apply.sql' },

@@ -93,7 +93,7 @@ BEGIN
       code := 'hold_not_pending';
       RETURN;
     END IF;
-    IF v_hold.expires_at <= p_now THEN
+    IF holds_expired(v_hold, p_now) THEN
       -- the wallet settled as any posting would (lots §15): lots_settle releases the lots such
       -- holds reserve as of their expiry, in date order; a hold marked expired on its own would
       -- keep its lots reserved, out of the sweeper's reach

@@ -21,10 +21,10 @@ DECLARE
 BEGIN
   FOR v_hold IN
     WITH expired AS (
-      UPDATE holds SET status = 'expired', updated_at = expires_at
-       WHERE project_id = p_project AND from_wallet_id = p_wallet AND asset_id = p_asset
-         AND status = 'pending' AND expires_at <= p_now
-      RETURNING id, amount, expires_at
+      UPDATE holds h SET status = 'expired', updated_at = h.expires_at
+       WHERE h.project_id = p_project AND h.from_wallet_id = p_wallet AND h.asset_id = p_asset
+         AND holds_expired(h, p_now)
+      RETURNING h.id, h.amount, h.expires_at
     )
     SELECT * FROM expired ORDER BY expires_at, id
   LOOP

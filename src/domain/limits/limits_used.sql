@@ -45,7 +45,7 @@ BEGIN
   IF v_held > 0 THEN
     SELECT coalesce(sum(h.amount), 0) INTO v_outside FROM holds h
      WHERE h.project_id = p_project AND h.from_wallet_id = p_wallet AND h.asset_id = p_asset AND h.status = 'pending'
-       AND (h.created_at <= v_start OR h.expires_at <= p_now);
+       AND (h.created_at <= v_start OR holds_expired(h, p_now));
     v_total := v_total + v_held - v_outside;
   END IF;
   RETURN v_total - coalesce(v_before, 0);

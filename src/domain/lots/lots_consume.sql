@@ -17,9 +17,7 @@ DECLARE
 BEGIN
   FOR v_lot IN
     SELECT l.id, l.remaining - l.held AS free
-      FROM lots l
-     WHERE l.wallet_id = p_wallet AND l.asset_id = p_asset AND l.live AND l.expires_at > p_now
-     ORDER BY l.expires_at, l.id
+      FROM lots_live(p_wallet, p_asset, p_now) l
   LOOP
     CONTINUE WHEN v_lot.free <= 0;
     v_take := least(v_lot.free, v_left);

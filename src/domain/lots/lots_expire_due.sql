@@ -25,7 +25,7 @@ DECLARE
 BEGIN
   -- The common case, a posting on a wallet with nothing due: one index probe.
   PERFORM 1 FROM lots l
-    WHERE l.wallet_id = p_wallet AND l.asset_id = p_asset AND l.live AND l.expires_at <= p_now AND l.remaining > l.held
+    WHERE l.wallet_id = p_wallet AND l.asset_id = p_asset AND lots_due(l, p_now)
     LIMIT 1;
   IF NOT FOUND THEN
     RETURN 0;
@@ -36,7 +36,7 @@ BEGIN
              sum(l.remaining - l.held) OVER (ORDER BY l.expires_at, l.id) AS taken,
              row_number() OVER (ORDER BY l.expires_at, l.id) AS n
         FROM lots l
-       WHERE l.wallet_id = p_wallet AND l.asset_id = p_asset AND l.live AND l.expires_at <= p_now AND l.remaining > l.held
+       WHERE l.wallet_id = p_wallet AND l.asset_id = p_asset AND lots_due(l, p_now)
        ORDER BY l.expires_at, l.id
        LIMIT p_limit
     ), total AS (

@@ -39,7 +39,7 @@ BEGIN
   FOR v_due IN
     SELECT d.project_id, w.id AS wallet_id, d.asset_id, d.first_due
       FROM (SELECT h.from_wallet_id, h.project_id, h.asset_id, min(h.expires_at) AS first_due
-              FROM holds h WHERE h.status = 'pending' AND h.expires_at <= v_now
+              FROM holds h WHERE holds_expired(h, v_now)
              GROUP BY h.from_wallet_id, h.project_id, h.asset_id) d
       JOIN wallets w ON w.id = d.from_wallet_id
      ORDER BY d.first_due
@@ -47,9 +47,9 @@ BEGIN
        FOR NO KEY UPDATE OF w SKIP LOCKED
   LOOP
     v_wallets := v_wallets + 1;
-    SELECT count(*)::integer INTO v_count FROM holds
-     WHERE project_id = v_due.project_id AND from_wallet_id = v_due.wallet_id AND asset_id = v_due.asset_id
-       AND status = 'pending' AND expires_at <= v_now;
+    SELECT count(*)::integer INTO v_count FROM holds h
+     WHERE h.project_id = v_due.project_id AND h.from_wallet_id = v_due.wallet_id AND h.asset_id = v_due.asset_id
+       AND holds_expired(h, v_now);
     expired := expired + lots_settle(v_due.project_id, v_due.wallet_id, v_due.asset_id, v_now);
     PERFORM ledger_release_expired(v_due.project_id, v_due.wallet_id, v_due.asset_id, v_now);
     released := released + v_count;
@@ -58,13 +58,13 @@ BEGIN
   -- wallets with due holds that a round could not take: held by a posting or by another sweeper
   IF v_wallets < p_limit THEN
     SELECT count(*)::integer INTO busy FROM (
-      SELECT DISTINCT h.from_wallet_id FROM holds h WHERE h.status = 'pending' AND h.expires_at <= v_now
+      SELECT DISTINCT h.from_wallet_id FROM holds h WHERE holds_expired(h, v_now)
     ) left_over;
   END IF;
   FOR v_due IN
     SELECT d.project_id, d.wallet_id, d.asset_id, min(d.expires_at) AS first_due, count(*)::integer AS lots
       FROM (SELECT l.project_id, l.wallet_id, l.asset_id, l.expires_at FROM lots l
-             WHERE l.live AND l.expires_at <= v_now AND l.remaining > l.held
+             WHERE lots_due(l, v_now)
              ORDER BY l.expires_at LIMIT p_limit) d
      GROUP BY d.project_id, d.wallet_id, d.asset_id
      ORDER BY min(d.expires_at)
