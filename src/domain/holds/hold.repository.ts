@@ -3,16 +3,16 @@ import { olderThan } from '../shared/paging.js';
 import type { HoldStatus, HoldView } from './hold.types.js';
 
 /**
- * A hold's status and updated_at as of now: a pending hold past its expires_at reads `expired`,
- * updated at its expires_at, whether or not a posting has released it yet (the release writes
- * exactly these values).
+ * A hold's status and updated_at as of now: a hold expired now (holds_expired, holds_expired.sql)
+ * reads `expired`, updated at its expires_at, whether or not a posting has released it yet (the
+ * release writes exactly these values).
  */
 const HOLD_COLUMNS = `
   h.id, h.seq::text AS seq, h.project_id, h.asset_id, a.symbol, a.fractions, h.amount::text AS amount,
   h.from_wallet_id, h.to_wallet_id, wf.address AS from_address, wt.address AS to_address,
-  CASE WHEN h.status = 'pending' AND h.expires_at <= now() THEN 'expired' ELSE h.status END AS status,
+  CASE WHEN holds_expired(h, now()) THEN 'expired' ELSE h.status END AS status,
   h.captured_amount::text AS captured_amount, h.transaction_id, h.expires_at, h.created_at,
-  CASE WHEN h.status = 'pending' AND h.expires_at <= now() THEN h.expires_at ELSE h.updated_at END AS updated_at,
+  CASE WHEN holds_expired(h, now()) THEN h.expires_at ELSE h.updated_at END AS updated_at,
   h.reference, h.metadata`;
 
 const HOLD_JOINS = `
@@ -21,7 +21,7 @@ const HOLD_JOINS = `
   JOIN wallets wt ON wt.id = h.to_wallet_id`;
 
 /** The hold status filter as of now (SQL; `$n` is the wanted status or NULL for any). */
-const statusIs = (param: string): string => `(${param}::text IS NULL OR (CASE WHEN h.status = 'pending' AND h.expires_at <= now() THEN 'expired' ELSE h.status END) = ${param})`;
+const statusIs = (param: string): string => `(${param}::text IS NULL OR (CASE WHEN holds_expired(h, now()) THEN 'expired' ELSE h.status END) = ${param})`;
 
 export class HoldRepository {
   constructor(private readonly db: Database) {}

@@ -2,9 +2,9 @@ import type { Database } from '../../db/database.js';
 import type { LotKey, LotRow, SweepRound } from './lot.types.js';
 
 /**
- * A wallet's live lots in one asset: unexpired (a lot is expired from the instant its
- * `expires_at` passes, whether or not its expiry is posted yet) with something left, earliest
- * expiry first. Read from lots_wallet_idx; spent lots are not in it.
+ * A wallet's live lots in one asset (lots_live, lots_live.sql): unexpired (a lot is expired from
+ * the instant its `expires_at` passes, whether or not its expiry is posted yet) with something
+ * left, earliest expiry first. Read from lots_wallet_idx; spent lots are not in it.
  */
 export class LotRepository {
   constructor(private readonly db: Database) {}
@@ -17,9 +17,7 @@ export class LotRepository {
          FROM unnest($1::uuid[], $2::uuid[]) WITH ORDINALITY AS x(wallet_id, asset_id, ord)
          JOIN assets a ON a.id = x.asset_id
          CROSS JOIN LATERAL (
-           SELECT l.* FROM lots l
-            WHERE l.wallet_id = x.wallet_id AND l.asset_id = x.asset_id AND l.live AND l.expires_at > now()
-            ORDER BY l.expires_at, l.id LIMIT $3
+           SELECT l.* FROM lots_live(x.wallet_id, x.asset_id, now()) l LIMIT $3
          ) l
         ORDER BY x.ord, l.expires_at, l.id`,
       [keys.map((k) => k.walletId), keys.map((k) => k.assetId), limit],

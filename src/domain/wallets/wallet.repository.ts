@@ -13,7 +13,7 @@ export async function hasPendingHolds(em: EntityManager, projectId: number, wall
   const rows = await em.execute(
     `SELECT 1 FROM holds h
       WHERE h.project_id = ? AND (h.from_wallet_id = ? OR h.to_wallet_id = ?)
-        AND h.status = 'pending' AND (h.expires_at IS NULL OR h.expires_at > now())
+        AND h.status = 'pending' AND NOT holds_expired(h, now())
       LIMIT 1`,
     [projectId, walletId, walletId],
   );
