@@ -5,7 +5,7 @@ import pg from 'pg';
 import { entities } from './entities.js';
 import { inRequestScope, instrumentClient } from './statement-counter.js';
 import { migrations } from '../../migrations/index.js';
-import { changedRoutines, installRoutines, loadRoutines } from './routines.js';
+import { changedRoutines, installRoutines, loadRoutines, retiredRoutines } from './routines.js';
 import type { Logger } from '../logger.js';
 
 // Postgres int8 and numeric arrive as strings; money stays exact because we never parse
@@ -157,7 +157,8 @@ export async function migrate(db: Database, logger: Logger): Promise<string[]> {
     const names = applied.map((m) => m.name);
     if (names.length) logger.info({ migrations: names }, 'migrations applied');
     const routines = await installRoutines(lock);
-    if (routines.length) logger.info({ routines }, 'database routines installed');
+    if (routines.installed.length) logger.info({ routines: routines.installed }, 'database routines installed');
+    if (routines.dropped.length) logger.info({ routines: routines.dropped }, 'retired database routines dropped');
     return names;
   } finally {
     await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
@@ -166,10 +167,10 @@ export async function migrate(db: Database, logger: Logger): Promise<string[]> {
 }
 
 /**
- * True when every migration the ORM knows is recorded as applied and every routine's recorded
- * text is its file's: exactly when `migrate()` under the lock would apply and install nothing
- * (the migrator applies the known migrations it has no record of; installRoutines() the routines
- * whose record differs). Read without the lock, so a start on a current database costs two
+ * True when every migration the ORM knows is recorded as applied, every routine's recorded
+ * text is its file's and no retired routine is recorded: exactly when `migrate()` under the lock
+ * would apply, install and drop nothing (the migrator applies the known migrations it has no
+ * record of; installRoutines() the routines whose record differs, and drops the retired ones). Read without the lock, so a start on a current database costs two
  * statements instead of the lock, the migrator's probes and a statement per routine. An instance
  * migrating at the same moment has not committed: this reads "not current", and the caller
  * takes the lock and waits its turn as before.
@@ -189,5 +190,6 @@ async function schemaCurrent(db: Database): Promise<boolean> {
   const known = db.orm.config.get('migrations').migrationsList ?? [];
   const pending = known.some((migration) => !('name' in migration) || !applied.has(migration.name));
   if (pending) return false;
-  return changedRoutines(loadRoutines(), new Map(state.routines.map((name, i) => [name, state.hashes[i]]))).length === 0;
+  const installed = new Map(state.routines.map((name, i) => [name, state.hashes[i]]));
+  return changedRoutines(loadRoutines(), installed).length === 0 && retiredRoutines(installed.keys()).length === 0;
 }

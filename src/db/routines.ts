@@ -8,43 +8,69 @@ import type pg from 'pg';
  * Database routines whose current definition lives in one `.sql` file beside the code that calls
  * them (the posting rules in src/domain/ledger/ledger_post.sql). Schema migrations change tables;
  * these files are code, installed by `migrate()` after the migrations whenever their text changes
- * (a repeatable migration), so a reader finds the rules in exactly one place. Installed in this
- * order: a routine that calls another comes after it.
+ * (a repeatable migration), so a reader finds the rules in exactly one place.
+ *
+ * `calls`: the routines each one calls, so a reader sees the call graph without opening every
+ * file; test/db/routines.test.ts reads the calls out of the SQL text and fails when this map does
+ * not match it. Installed in this order, every routine after those it calls (a `LANGUAGE sql`
+ * body is checked when it is created).
  */
 export const ROUTINES = [
-  // The predicates written once (inlined by PostgreSQL into the statements that use them).
-  { name: 'holds_expired', file: 'src/domain/holds/holds_expired.sql' },
-  { name: 'lots_live', file: 'src/domain/lots/lots_live.sql' },
-  { name: 'lots_due', file: 'src/domain/lots/lots_due.sql' },
-  { name: 'ledger_emit', file: 'src/domain/events/ledger_emit.sql' },
+  // Predicates written once, inlined by PostgreSQL into the statements that use them.
+  { name: 'holds_expired', file: 'src/domain/holds/holds_expired.sql', calls: [] },
+  { name: 'lots_live', file: 'src/domain/lots/lots_live.sql', calls: [] },
+  { name: 'lots_due', file: 'src/domain/lots/lots_due.sql', calls: [] },
+  // Events (CONTRACT §16): the outbox write and its numbering.
+  { name: 'ledger_emit', file: 'src/domain/events/ledger_emit.sql', calls: [] },
   // Program analytics (CONTRACT §23): the rollups ledger_sequence_events folds each numbered batch into.
-  { name: 'analytics_apply', file: 'src/domain/analytics/analytics_apply.sql' },
-  { name: 'analytics_fold', file: 'src/domain/analytics/analytics_fold.sql' },
-  { name: 'analytics_rebuild', file: 'src/domain/analytics/analytics_rebuild.sql' },
-  { name: 'ledger_sequence_events', file: 'src/domain/events/ledger_sequence_events.sql' },
+  { name: 'analytics_apply', file: 'src/domain/analytics/analytics_apply.sql', calls: [] },
+  { name: 'analytics_fold', file: 'src/domain/analytics/analytics_fold.sql', calls: ['analytics_apply'] },
+  { name: 'analytics_rebuild', file: 'src/domain/analytics/analytics_rebuild.sql', calls: [] },
+  { name: 'ledger_sequence_events', file: 'src/domain/events/ledger_sequence_events.sql', calls: ['analytics_fold'] },
   // Balance monitors (CONTRACT §20): judged by every routine below that changes a balance row.
-  { name: 'monitors_judge', file: 'src/domain/monitors/monitors_judge.sql' },
-  { name: 'monitors_changed', file: 'src/domain/monitors/monitors_changed.sql' },
-  { name: 'ledger_release_expired', file: 'src/domain/ledger/ledger_release_expired.sql' },
-  // Points that expire (CONTRACT §15): the lot rules, called by ledger_move, ledger_apply and the sweeper.
-  { name: 'lots_expire_due', file: 'src/domain/lots/lots_expire_due.sql' },
-  { name: 'lots_release', file: 'src/domain/lots/lots_release.sql' },
-  { name: 'lots_settle', file: 'src/domain/lots/lots_settle.sql' },
-  { name: 'lots_credit', file: 'src/domain/lots/lots_credit.sql' },
-  { name: 'lots_consume', file: 'src/domain/lots/lots_consume.sql' },
-  { name: 'lots_reserve', file: 'src/domain/lots/lots_reserve.sql' },
-  { name: 'lots_capture', file: 'src/domain/lots/lots_capture.sql' },
-  { name: 'lots_sweep', file: 'src/domain/lots/lots_sweep.sql' },
-  // Spending and earning limits (CONTRACT §19): called by ledger_move and ledger_apply, and by the reads.
-  { name: 'limits_applying', file: 'src/domain/limits/limits_applying.sql' },
-  { name: 'limits_used', file: 'src/domain/limits/limits_used.sql' },
-  { name: 'limits_check', file: 'src/domain/limits/limits_check.sql' },
-  { name: 'ledger_move', file: 'src/domain/ledger/ledger_move.sql' },
-  { name: 'ledger_apply', file: 'src/domain/ledger/ledger_apply.sql' },
-  { name: 'ledger_post', file: 'src/domain/ledger/ledger_post.sql' },
-  { name: 'webhook_post', file: 'src/domain/webhook/webhook_post.sql' },
-  { name: 'webhook_sequence_calls', file: 'src/domain/webhook/webhook_sequence_calls.sql' },
-] as const;
+  { name: 'monitors_judge', file: 'src/domain/monitors/monitors_judge.sql', calls: ['ledger_emit'] },
+  { name: 'monitors_changed', file: 'src/domain/monitors/monitors_changed.sql', calls: ['monitors_judge'] },
+  { name: 'holds_release_expired', file: 'src/domain/holds/holds_release_expired.sql', calls: ['holds_expired', 'ledger_emit', 'monitors_changed'] },
+  // Points that expire (CONTRACT §15): the lot rules, called by ledger_move, the hold verbs and the sweeper.
+  { name: 'lots_expire_due', file: 'src/domain/lots/lots_expire_due.sql', calls: ['ledger_emit', 'lots_due', 'monitors_changed'] },
+  { name: 'lots_release', file: 'src/domain/lots/lots_release.sql', calls: ['ledger_emit', 'lots_expire_due', 'monitors_changed'] },
+  { name: 'lots_settle', file: 'src/domain/lots/lots_settle.sql', calls: ['holds_release_expired', 'lots_expire_due', 'lots_release'] },
+  { name: 'lots_credit', file: 'src/domain/lots/lots_credit.sql', calls: [] },
+  { name: 'lots_consume', file: 'src/domain/lots/lots_consume.sql', calls: ['lots_live'] },
+  { name: 'lots_reserve', file: 'src/domain/lots/lots_reserve.sql', calls: ['lots_live'] },
+  { name: 'lots_capture', file: 'src/domain/lots/lots_capture.sql', calls: [] },
+  { name: 'lots_sweep', file: 'src/domain/lots/lots_sweep.sql', calls: ['holds_expired', 'holds_release_expired', 'lots_due', 'lots_settle'] },
+  // Spending and earning limits (CONTRACT §19): called by ledger_move and holds_create, and by the reads.
+  { name: 'limits_applying', file: 'src/domain/limits/limits_applying.sql', calls: [] },
+  { name: 'limits_used', file: 'src/domain/limits/limits_used.sql', calls: ['holds_expired'] },
+  { name: 'limits_check', file: 'src/domain/limits/limits_check.sql', calls: ['holds_release_expired', 'limits_applying', 'limits_used'] },
+  // Postings (CONTRACT §9–§13): ledger_post → ledger_apply → the routine of each request kind → ledger_move.
+  {
+    name: 'ledger_move',
+    file: 'src/domain/ledger/ledger_move.sql',
+    calls: ['holds_release_expired', 'ledger_emit', 'limits_check', 'lots_capture', 'lots_consume', 'lots_credit', 'lots_release', 'lots_settle', 'monitors_changed'],
+  },
+  { name: 'ledger_replay', file: 'src/domain/ledger/ledger_replay.sql', calls: [] },
+  { name: 'ledger_reference_take', file: 'src/domain/ledger/ledger_reference_take.sql', calls: [] },
+  { name: 'ledger_reverse', file: 'src/domain/ledger/ledger_reverse.sql', calls: ['ledger_move', 'ledger_reference_take'] },
+  { name: 'holds_settle_refusal', file: 'src/domain/holds/holds_settle_refusal.sql', calls: ['holds_expired', 'holds_release_expired', 'lots_settle'] },
+  {
+    name: 'holds_create',
+    file: 'src/domain/holds/holds_create.sql',
+    calls: ['holds_release_expired', 'ledger_emit', 'ledger_reference_take', 'limits_check', 'lots_reserve', 'lots_settle', 'monitors_changed'],
+  },
+  { name: 'holds_capture', file: 'src/domain/holds/holds_capture.sql', calls: ['holds_settle_refusal', 'ledger_emit', 'ledger_move'] },
+  { name: 'holds_void', file: 'src/domain/holds/holds_void.sql', calls: ['holds_settle_refusal', 'ledger_emit', 'lots_release', 'lots_settle', 'monitors_changed'] },
+  {
+    name: 'ledger_apply',
+    file: 'src/domain/ledger/ledger_apply.sql',
+    calls: ['holds_capture', 'holds_create', 'holds_void', 'ledger_move', 'ledger_reference_take', 'ledger_replay', 'ledger_reverse'],
+  },
+  { name: 'ledger_post', file: 'src/domain/ledger/ledger_post.sql', calls: ['ledger_apply'] },
+  // Inbound webhooks (CONTRACT §16): a flow's posting and its stored call in one statement.
+  { name: 'webhook_post', file: 'src/domain/webhook/webhook_post.sql', calls: ['ledger_post'] },
+  { name: 'webhook_sequence_calls', file: 'src/domain/webhook/webhook_sequence_calls.sql', calls: [] },
+] as const satisfies readonly { name: string; file: string; calls: readonly string[] }[];
 
 export interface Routine {
   name: string;
@@ -77,16 +103,36 @@ export function changedRoutines(routines: Routine[], installed: ReadonlyMap<stri
 }
 
 /**
- * Installs every routine whose file changed since it was last installed, all in one transaction
- * with their records (one commit, so one WAL flush, where a routine each cost a flush each on a
+ * Routines recorded as installed that no file defines any more (renamed or merged away, e.g.
+ * ledger_release_expired, now holds_release_expired): the installer drops them, so a database
+ * created by an older version runs no orphan.
+ */
+export function retiredRoutines(installed: Iterable<string>): string[] {
+  const shipped = new Set<string>(ROUTINES.map((routine) => routine.name));
+  return [...installed].filter((name) => !shipped.has(name));
+}
+
+/**
+ * Drops the retired routines and installs every routine whose file changed since it was last
+ * installed, all in one transaction with their records (one commit, so one WAL flush, where a routine each cost a flush each on a
  * fresh database). The caller holds the migration lock, so instances starting together take turns.
  */
-export async function installRoutines(client: pg.PoolClient): Promise<string[]> {
+export async function installRoutines(client: pg.PoolClient): Promise<{ installed: string[]; dropped: string[] }> {
   const { rows } = await client.query<{ name: string; sha256: string }>(`SELECT name, sha256 FROM db_routines`);
   const changed = changedRoutines(loadRoutines(), new Map(rows.map((row) => [row.name, row.sha256])));
-  if (!changed.length) return [];
+  const retired = retiredRoutines(rows.map((row) => row.name));
+  if (!changed.length && !retired.length) return { installed: [], dropped: [] };
   await client.query('BEGIN');
   try {
+    for (const name of retired) {
+      // every overload of the name, whatever its arguments were
+      const { rows: overloads } = await client.query<{ signature: string }>(
+        `SELECT p.oid::regprocedure::text AS signature FROM pg_proc p WHERE p.proname = $1 AND p.pronamespace = current_schema()::regnamespace`,
+        [name],
+      );
+      for (const { signature } of overloads) await client.query(`DROP FUNCTION ${signature}`);
+      await client.query(`DELETE FROM db_routines WHERE name = $1`, [name]);
+    }
     for (const routine of changed) {
       await client.query(routine.sql);
       await client.query(
@@ -100,5 +146,5 @@ export async function installRoutines(client: pg.PoolClient): Promise<string[]> 
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   }
-  return changed.map((routine) => routine.name);
+  return { installed: changed.map((routine) => routine.name), dropped: retired };
 }

@@ -59,3 +59,17 @@ it('reinstalls a routine whose recorded text differs from its file', async () =>
   const { rows } = await holder.query<{ sha256: string }>(`SELECT sha256 FROM db_routines WHERE name = 'ledger_post'`);
   expect(rows[0].sha256).not.toBe('stale');
 });
+
+it('drops a routine an older version installed that no file defines any more (renamed), and says so', async () => {
+  // as a database migrated before ledger_release_expired became holds_release_expired had it
+  await holder.query(`CREATE FUNCTION ledger_release_expired(p_project integer, p_wallet uuid, p_asset uuid, p_now timestamp with time zone)
+                        RETURNS bigint LANGUAGE sql AS $$ SELECT 0::bigint $$`);
+  await holder.query(`INSERT INTO db_routines (name, sha256) VALUES ('ledger_release_expired', 'old')`);
+  const db = await open();
+  await migrate(db, logger); // the database reads as not current: the lock is taken and the orphan dropped
+  const left = await holder.query(`SELECT 1 FROM pg_proc WHERE proname = 'ledger_release_expired'`);
+  expect(left.rowCount).toBe(0);
+  const recorded = await holder.query(`SELECT 1 FROM db_routines WHERE name = 'ledger_release_expired'`);
+  expect(recorded.rowCount).toBe(0);
+});
+

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { loadRoutines } from '../../src/db/routines.js';
+import { loadRoutines, ROUTINES } from '../../src/db/routines.js';
 import { createTestDatabase } from '../support/database.js';
 
 /**
@@ -35,3 +35,47 @@ describe('database routines', () => {
     expect(recorded.rows[0]?.sha256).toBe(routine.sha256);
   });
 });
+
+/**
+ * The routines a routine's SQL text calls: every `name(` whose name starts like a routine's
+ * (ledger_, holds_, lots_, …), outside comments and DROP FUNCTION lines, and not a table named
+ * after INTO / TABLE (`INSERT INTO ledger_references (…)`) nor its own definition. A call of a
+ * name no file defines any more (a renamed routine) is found too, and fails the map below.
+ */
+function callsIn(sql: string, self: string): string[] {
+  const prefixes = new Set(ROUTINES.map((routine) => routine.name.split('_')[0]));
+  const code = sql.replace(/--[^\n]*/g, '').replace(/^DROP FUNCTION[^\n]*$/gm, '');
+  const calls = new Set<string>();
+  for (const [, keyword, name] of code.matchAll(/(?<![\w.])(INTO\s+|TABLE\s+|FUNCTION\s+)?([a-z]+_\w+)\s*\(/gi)) {
+    if (!keyword && name !== self && prefixes.has(name.split('_')[0])) calls.add(name);
+  }
+  return [...calls].sort();
+}
+
+describe('the routines map (src/db/routines.ts)', () => {
+  const order = new Map<string, number>(ROUTINES.map((routine, i) => [routine.name, i]));
+
+  it.each(loadRoutines().map((r) => [r.name, r] as const))('%s calls exactly the routines the map lists for it', (name, routine) => {
+    const listed = ROUTINES.find((r) => r.name === name)!.calls;
+    expect(callsIn(routine.sql, name)).toEqual([...listed].sort());
+  });
+
+  it('lists only routines it installs, each after the routines it calls', () => {
+    for (const routine of ROUTINES) {
+      for (const callee of routine.calls) {
+        expect({ caller: routine.name, callee, installed: order.has(callee) }).toEqual({ caller: routine.name, callee, installed: true });
+        expect({ caller: routine.name, callee, before: order.get(callee)! < order.get(routine.name)! }).toEqual({ caller: routine.name, callee, before: true });
+      }
+    }
+  });
+
+  it('a migrated database has exactly these routines: no orphan of an older version', async () => {
+    const { rows } = await client.query<{ name: string }>(
+      `SELECT p.proname AS name FROM pg_proc p WHERE p.pronamespace = current_schema()::regnamespace ORDER BY 1`,
+    );
+    expect(rows.map((r) => r.name)).toEqual(ROUTINES.map((r) => r.name).sort());
+    const recorded = await client.query<{ name: string }>(`SELECT name FROM db_routines ORDER BY 1`);
+    expect(recorded.rows.map((r) => r.name)).toEqual(ROUTINES.map((r) => r.name).sort());
+  });
+});
+

@@ -2,7 +2,7 @@
 -- A hold stored `pending` whose expires_at is at or before `p_at` is expired from that instant,
 -- whether or not a posting has released it yet: readers show it `expired` (updated at its
 -- expires_at) and stop counting it in `held`; the posting routines release it
--- (ledger_release_expired) before they need the funds. A hold stored `expired` has been released.
+-- (holds_release_expired) before they need the funds. A hold stored `expired` has been released.
 -- A hold without expires_at never expires: false, never NULL, so `NOT holds_expired(…)` is right.
 --
 -- One SQL expression, IMMUTABLE, no SET clause, not SECURITY DEFINER: PostgreSQL inlines it into

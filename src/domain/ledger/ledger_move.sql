@@ -1,7 +1,8 @@
--- ledger_move: the ONE per-leg money movement, used by every posting kind (transfer, seed,
--- batch leg, hold capture, reversal) through ledger_apply. Moves p_amount minor units of
--- p_asset from p_from (NULL: the reserved @mint source, a seed) to p_to (NULL: back to @mint,
--- the reversal of a seed) and records the transaction with both resulting balances.
+-- ledger_move: the ONE per-leg money movement, used by every posting kind: transfer, seed and
+-- batch leg (ledger_apply), hold capture (holds_capture), reversal (ledger_reverse). Moves
+-- p_amount minor units of p_asset from p_from (NULL: the reserved @mint source, a seed) to p_to
+-- (NULL: back to @mint, the reversal of a seed) and records the transaction with both resulting
+-- balances.
 --
 -- The caller (ledger_post) has locked both wallet rows, in id order, before calling.
 --
@@ -11,7 +12,7 @@
 -- 3. the sender keeps available >= 0: one conditional UPDATE (`amount - held >= p_amount`),
 --    where `p_release` is held released in the same row update (a capture releases its whole
 --    hold while debiting the captured part). Before refusing for funds, the sender's expired
---    holds are released (ledger_release_expired) and the debit tried once more, so a hold past
+--    holds are released (holds_release_expired) and the debit tried once more, so a hold past
 --    its expires_at never reserves funds ('insufficient_funds');
 -- 4. the credit (a first balance row in an asset is preceded by a share lock on the asset, taken
 --    before the debit, against a concurrent delete: 'asset_missing');
@@ -104,7 +105,7 @@ BEGIN
     UPDATE balances SET amount = amount - p_amount, held = held - p_release, tx_count = tx_count + 1, debited = debited + v_counted
       WHERE wallet_id = p_from AND asset_id = p_asset AND amount - (held - p_release) >= p_amount
       RETURNING amount, tx_count, debited INTO from_balance, v_from_count, v_from_debited;
-    IF from_balance IS NULL AND ledger_release_expired(p_project, p_from, p_asset, p_now) > 0 THEN
+    IF from_balance IS NULL AND holds_release_expired(p_project, p_from, p_asset, p_now) > 0 THEN
       UPDATE balances SET amount = amount - p_amount, held = held - p_release, tx_count = tx_count + 1, debited = debited + v_counted
         WHERE wallet_id = p_from AND asset_id = p_asset AND amount - (held - p_release) >= p_amount
         RETURNING amount, tx_count, debited INTO from_balance, v_from_count, v_from_debited;

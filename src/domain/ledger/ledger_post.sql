@@ -2,12 +2,15 @@ DROP FUNCTION IF EXISTS ledger_post(integer[], uuid[], uuid[], uuid[], bigint[],
 -- ledger_post: the entry point of every posting. This file and its siblings are the current
 -- definitions; `migrate()` (src/db/routines.ts) installs them after the schema migrations whenever
 -- their text changes, and test/db/routines.test.ts fails when a migrated database runs anything
--- else. The rules live in three routines, one file each:
+-- else (src/db/routines.ts lists every routine and what it calls). The rules, one routine a file:
 --   ledger_post            (this file) locks, runs a batch of posting requests, atomic groups;
---   ledger_apply           the rules of one request by kind: transfer, seed, hold, capture, void, reverse;
+--   ledger_apply           one request: answers replays, dispatches on its kind (transfer and seed
+--                          are ledger_move itself), removes a refused request's reference;
 --   ledger_move            the ONE per-leg money movement (status, funds, overflow, both balance
 --                          rows + tx_count, the transaction row) — hooks for lots (§15) and events (§16);
---   ledger_release_expired releases a wallet's holds past their expires_at (hook for hold.expired).
+--   ledger_reverse         a reversal (§11); holds/holds_create, holds_capture, holds_void the hold
+--                          verbs (§10); holds/holds_release_expired releases a wallet's expired holds
+--                          (hook for hold.expired).
 --
 -- Posts a batch of requests in ONE database transaction (the caller's statement), each with its
 -- own outcome. Element i is a request of kind p_kind[i] (see ledger_apply); elements with the

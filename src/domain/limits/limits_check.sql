@@ -1,6 +1,6 @@
 -- limits_check: the limits a movement or a new hold must keep (CONTRACT §19). Installed by
 -- migrate() like ledger_post; called by ledger_move (transfers, batch legs, seeds, captures and
--- the flows' postings) and by ledger_apply for a new hold, under the posting's wallet locks
+-- the flows' postings) and by holds_create for a new hold, under the posting's wallet locks
 -- (ledger_post locks every wallet of its batch first), after the wallets' status was checked and
 -- before any funds move. Only called when the asset has limits (assets.limit_count > 0).
 --
@@ -44,7 +44,7 @@ BEGIN
     RETURN v_refusal;
   END IF;
   SELECT b.amount - (b.held - p_release) >= p_amount INTO v_funded FROM balances b WHERE b.wallet_id = p_from AND b.asset_id = p_asset;
-  IF v_funded IS NOT TRUE AND ledger_release_expired(p_project, p_from, p_asset, p_now) > 0 THEN
+  IF v_funded IS NOT TRUE AND holds_release_expired(p_project, p_from, p_asset, p_now) > 0 THEN
     SELECT b.amount - (b.held - p_release) >= p_amount INTO v_funded FROM balances b WHERE b.wallet_id = p_from AND b.asset_id = p_asset;
   END IF;
   RETURN CASE WHEN v_funded THEN v_refusal END;

@@ -1,7 +1,7 @@
 -- lots_consume: what a debit takes from the wallet's lots (CONTRACT §15). Installed by migrate()
--- like ledger_post. Called by ledger_post after it debited `p_amount` of `p_asset` from
--- `p_wallet` at `p_now`, under the wallet's row lock and after lots_expire_due(p_now): lots
--- alive at `p_now` are consumed, the one expiring first first; whatever they do not cover comes
+-- like ledger_post. Called by ledger_move after it debited `p_amount` of `p_asset` from
+-- `p_wallet` at `p_now`, under the wallet's row lock and after lots_settle(p_now): lots alive at
+-- `p_now` (lots_live) are consumed, the one expiring first first; whatever they do not cover comes
 -- from the funds without a lot, which are spent last. Points reserved by pending holds (`held`)
 -- are not free to spend. Returns the amount taken from lots.
 --

@@ -1,5 +1,5 @@
 -- lots_credit: the lot a credit creates (CONTRACT §15). Installed by migrate() like ledger_post.
--- Called by ledger_post after it recorded a credit of `p_amount` of `p_asset` to `p_wallet` in
+-- Called by ledger_move after it recorded a credit of `p_amount` of `p_asset` to `p_wallet` in
 -- transaction `p_tx` posted at `p_posted_at`, under the wallet's row lock, when the asset has an
 -- expiry: `p_seconds`, its expires_after_seconds as the posting read it (a change applies to
 -- credits posted after it). Only a customer wallet gets a lot: `expires_at` = posting time +

@@ -3,9 +3,9 @@
 -- `p_limit`. Installed by migrate() like ledger_post (src/db/routines.ts). Returns how many
 -- expiry transactions it posted.
 --
--- The caller holds the wallet's row lock (ledger_post locks every wallet of its batch and calls
--- this without a limit; the sweeper, lots_sweep, locks the wallet first): lots and balances of a
--- wallet are only written under that lock, so each lot is expired exactly once, whoever gets
+-- Called by lots_settle (without a limit, except from the sweeper) and lots_release. The caller
+-- holds the wallet's row lock (ledger_post locks every wallet of its batch; the sweeper, lots_sweep,
+-- locks the wallet first): lots and balances of a wallet are only written under that lock, so each lot is expired exactly once, whoever gets
 -- there first.
 --
 -- Each due lot's unreserved remainder (`remaining - held`: points a pending hold reserves do not

@@ -1,6 +1,7 @@
 -- lots_release: gives back what a hold still reserves in lots, when it is voided, expires, or
 -- after its capture took its part (CONTRACT §15). Installed by migrate() like ledger_post. Called
--- under the sender's row lock with `p_at` the instant of the release: the void or capture, or the
+-- by holds_void, ledger_move (after a capture) and lots_settle (a hold past its expiry), under
+-- the sender's row lock, with `p_at` the instant of the release: the void or capture, or the
 -- hold's own `expires_at` when it expires. The released part of a lot already past its
 -- `expires_at` at `p_at` expires at that instant: it leaves the wallet in an expiry transaction
 -- to `@expired` dated `p_at` (the rest of that lot expired at its own `expires_at`). Lots that fall

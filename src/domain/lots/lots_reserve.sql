@@ -1,7 +1,7 @@
 -- lots_reserve: what a new pending hold reserves from the sender's lots (CONTRACT §15, §10).
--- Installed by migrate() like ledger_post. For the holds of part two: the hold's posting code
--- calls it under the sender's row lock, after lots_expire_due(p_now) and after it checked the
--- available balance. Lots alive at `p_now` are reserved the one expiring first first (`held`
+-- Installed by migrate() like ledger_post. Called by holds_create under the sender's row lock,
+-- after lots_settle(p_now) and after it checked the available balance. Lots alive at `p_now`
+-- (lots_live) are reserved the one expiring first first (`held`
 -- grows; the reservation is recorded in hold_lots); whatever they do not cover is reserved from
 -- the funds without a lot. Reserved points do not expire while the hold is pending. Returns the
 -- amount reserved from lots.

@@ -9,7 +9,7 @@
 --    rounds at once take disjoint wallets (the second skips the first's and takes the next ones),
 --    and a wallet a posting holds is left for a later round without holding up the others. Each
 --    wallet taken is settled (lots_settle: holds that reserved lots release them as of their
---    expiry) and has all its due holds released (ledger_release_expired).
+--    expiry) and has all its due holds released (holds_release_expired).
 --    Why the wallet and not the hold rows (SKIP LOCKED on holds): a wallet's due holds are
 --    released together, under its lock (the balance's `held`, the lots they reserved); two
 --    sweepers each holding some hold rows and one wallet would wait on each other's rows.
@@ -51,7 +51,7 @@ BEGIN
      WHERE h.project_id = v_due.project_id AND h.from_wallet_id = v_due.wallet_id AND h.asset_id = v_due.asset_id
        AND holds_expired(h, v_now);
     expired := expired + lots_settle(v_due.project_id, v_due.wallet_id, v_due.asset_id, v_now);
-    PERFORM ledger_release_expired(v_due.project_id, v_due.wallet_id, v_due.asset_id, v_now);
+    PERFORM holds_release_expired(v_due.project_id, v_due.wallet_id, v_due.asset_id, v_now);
     released := released + v_count;
     max_lag_ms := greatest(coalesce(max_lag_ms, 0), floor(extract(epoch FROM clock_timestamp() - v_due.first_due) * 1000)::bigint);
   END LOOP;

@@ -1,6 +1,6 @@
 -- monitors_changed: the one call the posting routines make after a change of a wallet's balance
 -- row in one currency (CONTRACT §20): a posting's debit or credit (ledger_move), a hold created
--- or voided (ledger_apply), a hold released at its expiry (ledger_release_expired), a lot's expiry
+-- or voided (holds_create, holds_void), a hold released at its expiry (holds_release_expired), a lot's expiry
 -- (lots_expire_due, lots_release). Installed by migrate() like ledger_post (src/db/routines.ts).
 --
 -- The caller names the change by its deltas (`p_amount_delta` of the posted balance,
@@ -11,7 +11,7 @@
 --   routine moved the row on before the call (ledger_move's capture releases lots after it; a set
 --   of expiries is written by one statement);
 -- * `p_held_unwritten`: how much `held` the row still counts that this change (and the ones judged
---   before it) already released (ledger_release_expired writes its total after the loop).
+--   before it) already released (holds_release_expired writes its total after the loop).
 -- `available` = balance − held, as written: a hold counts until its release writes `hold.expired`,
 -- and its expiry crosses `available` in that transaction (CONTRACT §20).
 --

@@ -1,19 +1,20 @@
--- ledger_release_expired: a wallet's pending holds (as sender, in one asset) whose expires_at has
--- passed become `expired`, and stop counting in its balance row's `held`. Returns the amount
--- released (0 when none).
+-- holds_release_expired: a wallet's holds (as sender, in one asset) expired at `p_now`
+-- (holds_expired) become `expired`, and stop counting in its balance row's `held`. Returns the
+-- amount released (0 when none).
 --
--- Called only by the posting routines, with the wallet row already locked (ledger_post locks
--- every wallet of its batch first). Correctness never waits for this: readers already treat a
--- pending hold past its expires_at as expired (status shown `expired`, `updated_at` = its
--- expires_at, not counted in `held`); this only brings the stored rows in line, at the moment a
--- posting needs the funds. `updated_at` is set to expires_at, so the hold reads the same before
--- and after.
+-- Called by ledger_move and holds_create (before they refuse a debit or a hold for funds),
+-- holds_settle_refusal (a capture or void of an expired hold), lots_settle and lots_sweep, always
+-- with the wallet row already locked (ledger_post locks every wallet of its batch first; the
+-- sweeper takes it). Correctness never waits for this: readers already treat a hold expired at
+-- now as expired (status shown `expired`, `updated_at` = its expires_at, not counted in `held`);
+-- this only brings the stored rows in line, at the moment a posting needs the funds.
+-- `updated_at` is set to expires_at, so the hold reads the same before and after.
 --
 -- Events (§16): one `hold.expired` per hold released here, dated its expires_at (the instant it
 -- expired), written in the same transaction. Every path that marks a hold expired comes through
 -- here (a posting that needs the funds, a capture or void of an expired hold, the sweeper), so
 -- the status change and its event happen exactly once.
-CREATE OR REPLACE FUNCTION ledger_release_expired(p_project integer, p_wallet uuid, p_asset uuid, p_now timestamp with time zone)
+CREATE OR REPLACE FUNCTION holds_release_expired(p_project integer, p_wallet uuid, p_asset uuid, p_now timestamp with time zone)
 RETURNS bigint LANGUAGE plpgsql AS $fn$
 DECLARE
   v_released bigint := 0;
