@@ -1,12 +1,21 @@
-// Spending and earning limits (CONTRACT §19), in one run:
-// 1. transfers/s with 3 project-wide limits applying to every wallet (never reached) against the
-//    same service without limits, rounds alternated so machine drift cancels out (goal ≥ 0.9×);
-//    plus the SQL statements one POST /transactions costs each way (x-sql-statements);
-// 2. the limit check's cost, EXPLAIN (ANALYZE, BUFFERS), for a wallet with 10 and with 100,000
+// Spending and earning limits (CONTRACT §19) and balance monitors (§20), in one run (~2 min on a
+// quiet machine):
+// 1. transfers/s in three arms against the same service, rounds alternated so machine drift
+//    cancels out: no limit and no monitor; 3 project-wide limits applying to every wallet (never
+//    reached, so the check runs in full on every posting); 100 project-wide monitors (goal ≥ 0.9×
+//    the first arm for both). The monitors' thresholds are spread over the balances a wallet can
+//    have (0–9,900 PTS, both fields, every operator) and none lies near the 1,000 PTS every wallet
+//    starts at, so a posting's before→after interval (0.01 PTS wide) almost never contains one:
+//    the index probe finds none, the case every posting but a crossing is in (its plan and
+//    buffers are printed, and the crossings the arm wrote are counted);
+// 2. the statements one POST /transactions costs in each arm, counted by pg_stat_statements with
+//    `track = all` (the statements inside the posting routines too): with no limit and no
+//    monitor, none of them touches limits or monitors;
+// 3. the limit check's cost, EXPLAIN (ANALYZE, BUFFERS), for a wallet with 10 and with 100,000
 //    movements inside the window (seeded with SQL): the same buffers either way (no scan). The
 //    Buffers of `SELECT limits_check(...)` include the statements the function runs inside.
-// The machine this ran on is shared (other helpers' test suites): transfers/s figures are noisy.
-//   node bench/limits.js [--duration 10] [--rounds 2] [--connections 32] [--out bench/results/...]
+// The machine this runs on is often shared: compare the ratios, not the transfers/s.
+//   node bench/limits.js [--duration 6] [--rounds 3] [--connections 32] [--out bench/results/...]
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,14 +23,14 @@ import { parseArgs } from 'node:util';
 import { startCluster, harnessPool } from './lib/postgres.js';
 import { seedService } from './lib/seed.js';
 import { startServer, freePort, serviceNodeFlags } from './lib/processes.js';
-import { call } from './lib/http.js';
+import { call, parallel } from './lib/http.js';
 import { runLoad } from './lib/load.js';
 import { transfersWorkload } from './workloads/transfers.js';
 
 const { values: opts } = parseArgs({
   options: {
-    duration: { type: 'string', default: '10' },
-    rounds: { type: 'string', default: '2' },
+    duration: { type: 'string', default: '6' },
+    rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '32' },
     out: { type: 'string' },
   },
@@ -38,6 +47,7 @@ let service;
 try {
   const url = await cluster.createMigratedDatabase('limits');
   const pool = harnessPool(url);
+  await pool.query(`ALTER DATABASE limits SET pg_stat_statements.track = 'all'`);
   const adminToken = 'limits-admin-token';
   service = await startServer('service', [...serviceNodeFlags(), 'dist/src/main.js'], {
     DATABASE_URL: url, PORT: String(await freePort()), HOST: '127.0.0.1', LEDGER_ADMIN_TOKEN: adminToken, LOG_LEVEL: 'warn', LEDGER_EXPOSE_STATEMENT_COUNT: 'true',
@@ -55,43 +65,99 @@ try {
     { direction: 'debit', amount: 1_000_000_000, windowSeconds: 86_400 },
     { direction: 'credit', amount: 1_000_000_000, windowSeconds: 86_400 },
   ];
-  let limitIds = [];
-  const withLimits = async (on) => {
-    if (on) {
-      for (const limit of LIMITS) limitIds.push((await call(service.url, 'POST', '/limits', { headers: auth, body: { projectId: fixture.projectId, currency: fixture.currency, ...limit } })).json.limit.id);
-    } else {
-      for (const id of limitIds) await call(service.url, 'DELETE', `/limits/${id}`, { headers: auth });
-      limitIds = [];
-    }
+  // 100 project-wide monitors, thresholds spread from 37.5 to 9,937.5 PTS (never near 1,000)
+  const OPERATORS = ['lt', 'lte', 'gt', 'gte'];
+  const MONITORS = Array.from({ length: 100 }, (_, i) => ({ field: i % 2 ? 'available' : 'balance', operator: OPERATORS[Math.floor(i / 2) % 4], value: 37.5 + 100 * i }));
+  let made = [];
+  const arms = {
+    none: { label: 'no limit, no monitor', create: async () => [] },
+    limits: {
+      label: '3 limits',
+      create: () => parallel(LIMITS.length, 4, async (i) => ['/limits', (await call(service.url, 'POST', '/limits', { headers: auth, body: { projectId: fixture.projectId, currency: fixture.currency, ...LIMITS[i] } })).json.limit.id]),
+    },
+    monitors: {
+      label: '100 monitors',
+      create: () => parallel(MONITORS.length, 8, async (i) => ['/balance-monitors', (await call(service.url, 'POST', '/balance-monitors', { headers: auth, body: { projectId: fixture.projectId, currency: fixture.currency, ...MONITORS[i] } })).json.monitor.id]),
+    },
   };
-  const statements = async () => {
-    const [from, to] = fixture.customers;
+  const arm = async (name) => {
+    await parallel(made.length, 8, (i) => call(service.url, 'DELETE', `${made[i][0]}/${made[i][1]}`, { headers: auth }));
+    made = name ? await arms[name].create() : [];
+  };
+  const post = async () => {
+    const [from, to] = [fixture.customers[Math.floor(Math.random() * 500)], fixture.customers[500 + Math.floor(Math.random() * 500)]];
     const response = await fetch(`${service.url}/transactions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...auth },
       body: JSON.stringify({ amount: 0.01, currency: fixture.currency, from: from.id, to: to.id, projectId: fixture.projectId }),
     });
     await response.text();
+    if (response.status !== 201) throw new Error(`POST /transactions: ${response.status}`);
     return response.headers.get('x-sql-statements');
   };
+  // Every statement a posting runs, nested ones included (the service's sessions read track = all
+  // from the database's settings when they connect).
+  const statementsPerPosting = async () => {
+    const n = 20;
+    await post(); // warm
+    await pool.query('SELECT pg_stat_statements_reset()');
+    let top;
+    for (let i = 0; i < n; i += 1) top = await post();
+    const { rows } = await pool.query(
+      `SELECT calls, regexp_replace(query, '\\s+', ' ', 'g') AS query FROM pg_stat_statements
+        WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND query NOT ILIKE '%pg_stat_statements%'`,
+    );
+    // background work (the event sequencer's ticks, the call counter's flushes) runs fewer times than 20 in this short span
+    const own = rows.filter((r) => Number(r.calls) >= n);
+    const nested = own.reduce((s, r) => s + Number(r.calls), 0) / n;
+    const touching = own.filter((r) => /limits_check|limits_applying|limits_used|\blimits\b|balance_monitors|monitors_changed|monitors_judge|balance_crossings/i.test(r.query));
+    return { top, nested, touching };
+  };
 
+  say(`\n== statements per POST /transactions (x-sql-statements: sent by the service; all: pg_stat_statements, track = all, the routines' own statements included; 20 postings)`);
+  const counted = {};
+  for (const name of Object.keys(arms)) {
+    await arm(name);
+    counted[name] = await statementsPerPosting();
+    say(`${arms[name].label.padEnd(22)} sent ${counted[name].top}, all ${counted[name].nested.toFixed(1)}`);
+  }
+  say(`statements touching limits or monitors with neither defined (ledger_move reads limit_count and monitors with the asset row it read before limits existed): ${counted.none.touching.length}${counted.none.touching.map((r) => `\n    ${r.calls} × ${r.query.slice(0, 160)}`).join('')}`);
+
+  const crossingsBefore = Number((await pool.query('SELECT count(*) FROM balance_crossings')).rows[0].count);
   say(`\n== transfers/s, ${opts.rounds} rounds of ${opts.duration} s per arm, ${opts.connections} connections, 1,000 customers`);
-  say(`statements per POST /transactions: without limits ${await statements()}`);
-  await withLimits(true);
-  say(`statements per POST /transactions: with 3 limits ${await statements()}`);
-  await withLimits(false);
-  const runs = { none: [], limits: [] };
+  const runs = { none: [], limits: [], monitors: [] };
+  const names = Object.keys(runs);
   for (let round = 0; round < Number(opts.rounds); round += 1) {
-    for (const arm of round % 2 ? ['limits', 'none'] : ['none', 'limits']) {
-      await withLimits(arm === 'limits');
+    // each round in another order (a Latin square over 3 rounds)
+    for (let k = 0; k < names.length; k += 1) {
+      const name = names[(k + round) % names.length];
+      await arm(name);
       const result = await runLoad(target, workload, { connections: Number(opts.connections), duration: Number(opts.duration), checkBody: false });
-      runs[arm].push(result.okPerSecond);
-      say(`round ${round + 1} ${arm.padEnd(6)} ${result.okPerSecond.toFixed(0)} transfers/s (p50 ${result.p50} ms, p99 ${result.p99} ms, non-2xx ${result.requests - Math.round(result.okPerSecond * Number(opts.duration))})`);
-      await withLimits(false);
+      runs[name].push(result.okPerSecond);
+      say(`round ${round + 1} ${arms[name].label.padEnd(22)} ${result.okPerSecond.toFixed(0)} transfers/s (p50 ${result.p50} ms, p99 ${result.p99} ms, non-2xx ${result.requests - Math.round(result.okPerSecond * Number(opts.duration))})`);
     }
   }
+  await arm(null);
+  const crossings = Number((await pool.query('SELECT count(*) FROM balance_crossings')).rows[0].count) - crossingsBefore;
   const mean = (xs) => xs.reduce((s, x) => s + x, 0) / xs.length;
-  say(`transfers/s: without limits ${mean(runs.none).toFixed(0)}, with 3 limits ${mean(runs.limits).toFixed(0)}: ratio ${(mean(runs.limits) / mean(runs.none)).toFixed(3)} (goal >= 0.9)`);
+  const ratios = {
+    limits: mean(runs.limits) / mean(runs.none),
+    monitors: mean(runs.monitors) / mean(runs.none),
+  };
+  say(`transfers/s: ${names.map((n) => `${arms[n].label} ${mean(runs[n]).toFixed(0)}`).join(', ')}`);
+  say(`crossings written during the runs: ${crossings} (out of ${Math.round(mean(runs.monitors) * Number(opts.duration) * Number(opts.rounds))} transfers in the monitors arm)`);
+
+  // The probe a posting makes with 100 project-wide monitors: one wallet's value before and after a 0.01 debit.
+  await arm('monitors');
+  const probed = fixture.customers[20].id;
+  const [{ asset_id: probeAsset, amount: probeAmount }] = (await pool.query(`SELECT asset_id, amount::bigint FROM balances WHERE wallet_id = $1`, [probed])).rows;
+  const probe = `SELECT o.id FROM balance_monitors o
+     WHERE o.wallet_id IS NULL AND o.project_id = ${fixture.projectId} AND o.asset_id = '${probeAsset}' AND o.field = 'balance'
+       AND o.value BETWEEN ${BigInt(probeAmount) - 1n} AND ${probeAmount}`;
+  const probePlan = (await pool.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF, SUMMARY OFF) ${probe}`)).rows.map((r) => r['QUERY PLAN']);
+  say(`\n== the project-wide probe of monitors_judge for a posting (balance ${probeAmount} → ${BigInt(probeAmount) - 1n} minor units), 100 monitors:`);
+  for (const line of probePlan) say(`    ${line}`);
+  await arm(null);
   await service.stop();
   service = undefined;
 
@@ -118,10 +184,11 @@ try {
   await pool.query('ANALYZE transactions');
   say(`\n== the limit check, a wallet with 10 vs 100,000 movements inside its 1-day window (seeded by SQL)`);
   const buffers = {};
+  const client = await pool.connect();
   for (const [name, wallet] of [['10 movements', few], ['100,000 movements', many]]) {
     const check = `SELECT limits_check(${fixture.projectId}, '${assetId}', '${wallet}', '${receiver}', 1, true, true, 0, clock_timestamp()::timestamptz(3))`;
     const used = `SELECT limits_used(${fixture.projectId}, '${wallet}', '${assetId}', 'debit', 86400, clock_timestamp()::timestamptz(3))`;
-    // as limits_used runs it: the window's start is a value (a PL/pgSQL variable), so it bounds the index descent
+    // as limits_check runs it: the window's start is a value (a PL/pgSQL variable), so it bounds the index descent
     const start = new Date(Date.now() - 86_400_000).toISOString();
     const window = `SELECT t.from_debited FROM transactions t WHERE t.from_wallet_id = '${wallet}' AND t.asset_id = '${assetId}' AND t.created_at <= '${start}'::timestamptz AND t.created_at > '-infinity' ORDER BY t.created_at DESC, t.seq DESC LIMIT 1`;
     await pool.query(check); // warm
@@ -134,15 +201,24 @@ try {
     timings.sort((a, b) => a - b);
     const [{ limits_used: value }] = (await pool.query(used)).rows;
     say(`\n-- ${name}: used ${value}, limits_check median ${timings[25].toFixed(3)} ms over 50 calls`);
-    for (const [label, sql] of [['limits_check (the whole check, both sides)', check], ['the window-start lookup inside limits_used', window]]) {
-      const plan = (await pool.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF, SUMMARY OFF) ${sql}`)).rows.map((r) => r['QUERY PLAN']);
+    for (const [label, sql] of [['limits_check (the whole check, both sides)', check], ['the window-start lookup inside limits_check', window]]) {
+      // twice on one session, the second printed: the first also reads the catalog to plan the function's statements
+      const explain = () => client.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF, SUMMARY OFF) ${sql}`);
+      await explain();
+      const plan = (await explain()).rows.map((r) => r['QUERY PLAN']);
       say(`${label}:`);
       for (const line of plan) say(`    ${line}`);
       buffers[`${name} / ${label}`] = plan.filter((l) => /Buffers:/.test(l))[0]?.trim() ?? '(none)';
     }
   }
+  client.release();
   say('\n== buffers, first Buffers line of each plan');
   for (const [k, v] of Object.entries(buffers)) say(`${k}: ${v}`);
+  const checkBuffers = Object.entries(buffers).filter(([k]) => k.includes('the whole check')).map(([, v]) => v);
+  say('\n== ratios (goal >= 0.9 for both transfers/s ratios; the same buffers with 10 and 100,000 movements)');
+  say(`transfers/s with 3 limits / without:     ${ratios.limits.toFixed(3)}`);
+  say(`transfers/s with 100 monitors / without: ${ratios.monitors.toFixed(3)}`);
+  say(`limits_check buffers, 10 vs 100,000 movements in the window: ${checkBuffers.join(' vs ')} (${checkBuffers[0] === checkBuffers[1] ? 'the same' : 'DIFFERENT'})`);
   await pool.end();
 } finally {
   if (service) await service.stop();

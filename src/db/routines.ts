@@ -43,7 +43,7 @@ export const ROUTINES = [
   // Spending and earning limits (CONTRACT §19): called by ledger_move and holds_create, and by the reads.
   { name: 'limits_applying', file: 'src/domain/limits/limits_applying.sql', calls: [] },
   { name: 'limits_used', file: 'src/domain/limits/limits_used.sql', calls: ['holds_expired'] },
-  { name: 'limits_check', file: 'src/domain/limits/limits_check.sql', calls: ['holds_release_expired', 'limits_applying', 'limits_used'] },
+  { name: 'limits_check', file: 'src/domain/limits/limits_check.sql', calls: ['holds_release_expired', 'limits_applying'] },
   // Postings (CONTRACT §9–§13): ledger_post → ledger_apply → the routine of each request kind → ledger_move.
   {
     name: 'ledger_move',

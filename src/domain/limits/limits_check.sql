@@ -8,7 +8,16 @@
 -- (remaining in minor units, as text, never below 0) of the first limit it would break: the
 -- sender's debit limits first (`p_debit`: not for a capture, whose hold already counted), then
 -- the receiver's credit limits (`p_credit`: not for a hold, which credits nobody yet), each
--- oldest first. A limit is broken when used + p_amount > its amount (limits_used).
+-- oldest first. A limit is broken when used + p_amount > its amount.
+--
+-- Cost: ONE statement per side for all of that side's limits (they are on the hot path of every
+-- posting in a limited currency). `used` is limits_used.sql's rule written inline, per limit,
+-- against the side's balance row read once: the running total now (debited / credited) minus the
+-- total on the wallet's last transaction at or before the window's start (one descent of the
+-- as-of index, never a scan of the window), plus for `debit` the pending holds inside the window
+-- (`held` less those outside it, read only when something is held). A change to the rule is made
+-- in both places; test/domain/limits/limits-model.test.ts compares the two (refusals and
+-- GET /wallets/{id}/limits) with a model.
 --
 -- Exact under concurrency: used is read under the wallet's row lock, which every posting and
 -- hold that moves it holds until commit, on any number of instances; a batch's later legs see its
@@ -17,33 +26,65 @@
 -- insufficient_funds comes before limit_exceeded: when a limit would refuse, the sender's
 -- available (amount − held, `p_release` being held that this movement releases; expired holds
 -- released first, as the debit itself would) is tested, and a movement that funds could not
--- cover is left to the caller's debit to refuse (NULL).
+-- cover is left to the caller's debit to refuse (NULL). A sender without a balance row cannot
+-- be debited at all: NULL at once.
 CREATE OR REPLACE FUNCTION limits_check(p_project integer, p_asset uuid, p_from uuid, p_to uuid, p_amount bigint, p_debit boolean, p_credit boolean, p_release bigint, p_now timestamp with time zone) RETURNS jsonb
 LANGUAGE plpgsql AS $fn$
 DECLARE
-  v_side record;
-  v_limit record;
-  v_used bigint;
   v_refusal jsonb;
   v_funded boolean;
 BEGIN
-  <<sides>>
-  FOR v_side IN
-    SELECT s.wallet, s.direction FROM (VALUES (1, p_from, 'debit', p_debit), (2, p_to, 'credit', p_credit)) s(n, wallet, direction, wanted)
-     WHERE s.wanted AND s.wallet IS NOT NULL ORDER BY s.n
-  LOOP
-    FOR v_limit IN SELECT l.id, l.amount, l.window_seconds FROM limits_applying(v_side.wallet, p_asset, v_side.direction) l LOOP
-      v_used := limits_used(p_project, v_side.wallet, p_asset, v_side.direction, v_limit.window_seconds, p_now);
-      IF v_used::numeric + p_amount > v_limit.amount THEN
-        v_refusal := jsonb_build_object('limitId', v_limit.id, 'remaining', greatest(v_limit.amount - v_used, 0)::text);
-        EXIT sides;
-      END IF;
-    END LOOP;
-  END LOOP;
+  IF p_debit AND p_from IS NOT NULL THEN
+    -- the sender's balance row once (the outer side of the join), its debit limits oldest first,
+    -- each limit's window start and held-outside-the-window by index descents
+    SELECT r.refusal, b.amount - (b.held - p_release) >= p_amount INTO v_refusal, v_funded
+      FROM balances b
+      LEFT JOIN LATERAL (
+        SELECT jsonb_build_object('limitId', l.id, 'remaining', greatest(l.amount - u.used, 0)::text) AS refusal
+          FROM limits_applying(p_from, p_asset, 'debit') l
+          CROSS JOIN LATERAL (SELECT p_now - make_interval(secs => l.window_seconds) AS start) w
+          CROSS JOIN LATERAL (
+            SELECT b.debited
+                   - coalesce((SELECT t.from_debited FROM transactions t
+                                WHERE t.from_wallet_id = p_from AND t.asset_id = p_asset AND t.created_at <= w.start AND t.created_at > '-infinity'
+                                ORDER BY t.created_at DESC, t.seq DESC LIMIT 1), 0)
+                   + CASE WHEN b.held > 0 THEN
+                       b.held - (SELECT coalesce(sum(h.amount), 0) FROM holds h
+                                  WHERE h.project_id = p_project AND h.from_wallet_id = p_from AND h.asset_id = p_asset AND h.status = 'pending'
+                                    AND (h.created_at <= w.start OR h.expires_at <= p_now))
+                     ELSE 0 END AS used
+          ) u
+         WHERE u.used::numeric + p_amount > l.amount
+         ORDER BY l.seq
+         LIMIT 1
+      ) r ON true
+     WHERE b.wallet_id = p_from AND b.asset_id = p_asset;
+    IF NOT FOUND THEN
+      RETURN NULL;
+    END IF;
+  END IF;
+  IF v_refusal IS NULL AND p_credit AND p_to IS NOT NULL THEN
+    -- the receiver's running total once (0 before its first balance row), its credit limits oldest first
+    SELECT jsonb_build_object('limitId', l.id, 'remaining', greatest(l.amount - u.used, 0)::text) INTO v_refusal
+      FROM (SELECT coalesce((SELECT b.credited FROM balances b WHERE b.wallet_id = p_to AND b.asset_id = p_asset), 0) AS total) c
+      CROSS JOIN limits_applying(p_to, p_asset, 'credit') l
+      CROSS JOIN LATERAL (
+        SELECT c.total
+               - coalesce((SELECT t.to_credited FROM transactions t
+                            WHERE t.to_wallet_id = p_to AND t.asset_id = p_asset
+                              AND t.created_at <= p_now - make_interval(secs => l.window_seconds) AND t.created_at > '-infinity'
+                            ORDER BY t.created_at DESC, t.seq DESC LIMIT 1), 0) AS used
+      ) u
+     WHERE u.used::numeric + p_amount > l.amount
+     ORDER BY l.seq
+     LIMIT 1;
+  END IF;
   IF v_refusal IS NULL OR p_from IS NULL THEN
     RETURN v_refusal;
   END IF;
-  SELECT b.amount - (b.held - p_release) >= p_amount INTO v_funded FROM balances b WHERE b.wallet_id = p_from AND b.asset_id = p_asset;
+  IF v_funded IS NULL THEN -- a capture refused by a credit limit: the sender was not read yet
+    SELECT b.amount - (b.held - p_release) >= p_amount INTO v_funded FROM balances b WHERE b.wallet_id = p_from AND b.asset_id = p_asset;
+  END IF;
   IF v_funded IS NOT TRUE AND holds_release_expired(p_project, p_from, p_asset, p_now) > 0 THEN
     SELECT b.amount - (b.held - p_release) >= p_amount INTO v_funded FROM balances b WHERE b.wallet_id = p_from AND b.asset_id = p_asset;
   END IF;

@@ -1,6 +1,8 @@
 -- limits_used: what a wallet has used of a limit of `p_window` seconds in one currency and
 -- direction at `p_now` (CONTRACT §19). Installed by migrate() like ledger_post; called by
--- limits_check under the posting's wallet locks, and by the reads. Reads only; writes nothing.
+-- the reads (GET /wallets/{id}/limits, GraphQL Wallet.limits). Reads only; writes nothing.
+-- limits_check, on the hot path, writes the same rule inline (one statement per side for all of
+-- its limits): a change here is made there too.
 --
 -- Used = the counted movements dated in (p_now − p_window, p_now], plus, for `debit`, the wallet's
 -- pending holds as sender created in that window (and not past their expiry at p_now).
