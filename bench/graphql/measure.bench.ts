@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
-import { expectStatus, fundedProject, type FundedProject } from '../support/fixtures.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { ProjectWalletsDocument } from './generated/graphql.js';
-import { raw, run, type GraphQLResult } from './support/client.js';
+import { expectStatus, fundedProject, type FundedProject } from '../../test/support/fixtures.js';
+import { startTestApp, type TestApp } from '../../test/support/test-app.js';
+import { ProjectWalletsDocument } from '../../test/graphql/generated/graphql.js';
+import { raw, run, type GraphQLResult } from '../../test/graphql/support/client.js';
 
 /**
  * Statements per request and p50 latency of the nested query and of _entities (issue 4's closing

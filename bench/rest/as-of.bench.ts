@@ -1,9 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import type { Database } from '../../src/db/database.js';
 import { LedgerRepository } from '../../src/domain/ledger/ledger.repository.js';
-import { fundedProject } from '../support/fixtures.js';
-import { insertFlatHistory, type FlatHistory } from '../support/flat-history.js';
-import { startTestApp, type HttpResult, type TestApp } from '../support/test-app.js';
+import { fundedProject } from '../../test/support/fixtures.js';
+import { insertFlatHistory, type FlatHistory } from '../../test/support/flat-history.js';
+import { startTestApp, type HttpResult, type TestApp } from '../../test/support/test-app.js';
 
 /**
  * Statements per request and p50 latency of reads as of a time (CONTRACT §14, issue 11's closing
@@ -11,7 +11,7 @@ import { startTestApp, type HttpResult, type TestApp } from '../support/test-app
  * another into it, written by generate_series), beside the same reads of the present. A
  * measurement, not a test: it is not part of `npm test` (it writes 110,000 transactions):
  *
- *   npx tsc -p tsconfig.json && NODE_ENV=production NODE_OPTIONS=--experimental-vm-modules npx jest --testMatch '**\/test/rest/as-of.bench.ts'
+ *   npm run bench:as-of
  */
 const RUNS = 50;
 const SIZES = [10_000, 100_000];

@@ -14,7 +14,7 @@ import {
   stopService,
   withTimeout,
   type ServiceProcess,
-} from './support.js';
+} from '../system/support/process.js';
 
 afterEach(killAll);
 afterAll(removeDataDirs);

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { killAll, newDataDir, removeDataDirs, spawnService, withTimeout } from './support.js';
+import { killAll, newDataDir, removeDataDirs, spawnService, withTimeout } from './support/process.js';
 
 afterAll(killAll);
 afterAll(removeDataDirs);

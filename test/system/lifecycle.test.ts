@@ -16,7 +16,7 @@ import {
   stopService,
   waitFor,
   withTimeout,
-} from './support.js';
+} from './support/process.js';
 
 afterEach(killAll);
 afterAll(removeDataDirs);

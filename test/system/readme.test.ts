@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { chmodSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { killAll, newDataDir, NODE, removeDataDirs, spawnService, stopService, waitListening, type RunningService } from './support.js';
+import { killAll, newDataDir, NODE, removeDataDirs, spawnService, stopService, waitListening, type RunningService } from './support/process.js';
 
 /**
  * README "First transfer in five commands": its shell block, exactly as written, run with bash

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { embeddedUrl } from '../../src/db/embedded-postgres.js';
 import { migrations } from '../../migrations/index.js';
 import { clusterPort } from '../support/database.js';
-import { call, issueKey, killAll, newDataDir, queryUrl, removeDataDirs, spawnService, stopService, waitListening } from './support.js';
+import { call, issueKey, killAll, newDataDir, queryUrl, removeDataDirs, spawnService, stopService, waitListening } from './support/process.js';
 
 afterEach(killAll);
 afterAll(removeDataDirs);

@@ -1,5 +1,5 @@
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { economy, type Economy } from '../rest/ledger-setup.js';
+import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { economy, type Economy } from '../../rest/ledger-setup.js';
 
 /** Races on holds and reversals: the posting routines' locks decide, exactly once. */
 let t: TestApp;

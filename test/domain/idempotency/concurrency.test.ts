@@ -1,5 +1,5 @@
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { fundedProject, type FundedProject } from '../support/fixtures.js';
+import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { fundedProject, type FundedProject } from '../../support/fixtures.js';
 
 /** CONTRACT §4 idempotency under concurrency, refusals and validation failures. */
 describe('Idempotency-Key under concurrency', () => {

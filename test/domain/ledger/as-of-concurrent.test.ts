@@ -1,8 +1,8 @@
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { runBank } from './support/bank.js';
-import { Api, pool, prng } from './support/http.js';
-import { minorOf } from './support/money.js';
-import { provisionBank, type Bank } from './support/provision.js';
+import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { runBank } from '../../system/support/bank.js';
+import { Api, pool, prng } from '../../system/support/http.js';
+import { minorOf } from '../../system/support/money.js';
+import { provisionBank, type Bank } from '../../system/support/provision.js';
 
 /**
  * Reads as of a time over a history written by concurrent writers (the bank workload), CONTRACT

@@ -1,5 +1,5 @@
-import { expectStatus } from '../support/fixtures.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { expectStatus } from '../../support/fixtures.js';
+import { startTestApp, type TestApp } from '../../support/test-app.js';
 
 /**
  * An explicit `null` for an input field the SDL declares nullable means "not given": the domain

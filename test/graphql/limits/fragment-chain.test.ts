@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { chains, SAME_KEY_MANY_TIMES, type Judged } from './support/expanding-documents.js';
-import type { Judgement } from './support/judge-documents.js';
+import { chains, SAME_KEY_MANY_TIMES, type Judged } from '../support/expanding-documents.js';
+import type { Judgement } from '../support/judge-documents.js';
 
 /**
  * CONTRACT §18, bounded work per request: a document whose fragments spread each other many times
@@ -10,7 +10,7 @@ import type { Judgement } from './support/judge-documents.js';
  * fails this test instead of hanging the run. Before the fix the 24-level chain took 2.2 s and
  * every two more levels multiplied that by 4 (40 levels: about 4 days).
  */
-const JUDGE = fileURLToPath(new URL('../../dist/test/graphql/support/judge-documents.js', import.meta.url));
+const JUDGE = fileURLToPath(new URL('../../../dist/test/graphql/support/judge-documents.js', import.meta.url));
 /** The contract's bound. The linear walk needs a few milliseconds of CPU for each of these. */
 const CPU_BOUND_MS = 100;
 

@@ -1,6 +1,6 @@
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { raw } from './support/client.js';
-import { fragmentChain } from './support/expanding-documents.js';
+import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { raw } from '../support/client.js';
+import { fragmentChain } from '../support/expanding-documents.js';
 
 /**
  * CONTRACT §18: `/healthz` keeps answering within 200 ms while documents that expand

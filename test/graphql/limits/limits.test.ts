@@ -1,11 +1,11 @@
 import { getIntrospectionQuery, parse } from 'graphql';
-import { buildLedgerSchema } from '../../src/graphql/schema.js';
-import { operationCost } from '../../src/graphql/limits/cost.js';
-import { DEFAULT_LIMITS } from '../../src/graphql/limits/limits.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { ProjectWalletsDocument } from './generated/graphql.js';
-import { raw, run } from './support/client.js';
-import { fewestStatements } from './support/statements.js';
+import { buildLedgerSchema } from '../../../src/graphql/schema.js';
+import { operationCost } from '../../../src/graphql/limits/cost.js';
+import { DEFAULT_LIMITS } from '../../../src/graphql/limits/limits.js';
+import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { ProjectWalletsDocument } from '../generated/graphql.js';
+import { raw, run } from '../support/client.js';
+import { fewestStatements } from '../support/statements.js';
 
 let t: TestApp;
 let key: string;

@@ -1,5 +1,5 @@
-import { fundedProject, transfer } from '../support/fixtures.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { fundedProject, transfer } from '../../support/fixtures.js';
+import { startTestApp, type TestApp } from '../../support/test-app.js';
 
 /** Project.analytics (CONTRACT §23): the REST answer in GraphQL (amounts as decimal strings). */
 let t: TestApp;

@@ -1,8 +1,8 @@
-import { DATES, datedHistory } from '../support/dated-history.js';
-import { expectStatus, type FundedProject, type WalletRef } from '../support/fixtures.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { raw } from './support/client.js';
-import { fewestStatements } from './support/statements.js';
+import { DATES, datedHistory } from '../../support/dated-history.js';
+import { expectStatus, type FundedProject, type WalletRef } from '../../support/fixtures.js';
+import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { raw } from '../support/client.js';
+import { fewestStatements } from '../support/statements.js';
 
 /**
  * `Wallet.balances(asOf:)`, `Wallet.transactions(asOf:, …)` and `transactions(…, asOf:)` (CONTRACT

@@ -1,6 +1,6 @@
-import { expectStatus, fundedProject, transfer, UNKNOWN_UUID, type FundedProject } from '../support/fixtures.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { WsClient, wsUrl } from './support/ws-client.js';
+import { expectStatus, fundedProject, transfer, UNKNOWN_UUID, type FundedProject } from '../../support/fixtures.js';
+import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { WsClient, wsUrl } from '../support/ws-client.js';
 
 /**
  * CONTRACT §20 over GraphQL: balanceMonitors, createBalanceMonitor, deleteBalanceMonitor (the

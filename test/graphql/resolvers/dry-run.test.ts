@@ -1,5 +1,5 @@
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { economy, type Economy } from '../rest/ledger-setup.js';
+import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { economy, type Economy } from '../../rest/ledger-setup.js';
 
 /**
  * `dryRun: true` on the six posting mutations (CONTRACT §24): the same payload as the real

@@ -1,5 +1,5 @@
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { fundedProject, type FundedProject } from '../support/fixtures.js';
+import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { fundedProject, type FundedProject } from '../../support/fixtures.js';
 
 /**
  * GraphQL `events(after:)` takes a seq (an endCursor is one) and nothing else Number() would

@@ -1,6 +1,6 @@
-import { expectStatus, fundedProject, transfer, type FundedProject } from '../support/fixtures.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { raw } from './support/client.js';
+import { expectStatus, fundedProject, transfer, type FundedProject } from '../../support/fixtures.js';
+import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { raw } from '../support/client.js';
 
 /** Points that expire over GraphQL (CONTRACT §15): Asset.expiresAfterSeconds, createAsset/updateAsset, Balance.expiring. */
 let t: TestApp;

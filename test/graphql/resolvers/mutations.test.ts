@@ -1,6 +1,6 @@
-import { expectStatus, fundedProject, transfer, UNKNOWN_UUID, type FundedProject } from '../support/fixtures.js';
-import type { HttpResult, TestApp } from '../support/test-app.js';
-import { startTestApp } from '../support/test-app.js';
+import { expectStatus, fundedProject, transfer, UNKNOWN_UUID, type FundedProject } from '../../support/fixtures.js';
+import type { HttpResult, TestApp } from '../../support/test-app.js';
+import { startTestApp } from '../../support/test-app.js';
 import {
   CreateAssetDocument,
   CreateProjectDocument,
@@ -13,8 +13,8 @@ import {
   TransferDocument,
   UpdateAssetDocument,
   WebhookDocument,
-} from './generated/graphql.js';
-import { data, run, type GraphQLResult } from './support/client.js';
+} from '../generated/graphql.js';
+import { data, run, type GraphQLResult } from '../support/client.js';
 
 let t: TestApp;
 let key: string;

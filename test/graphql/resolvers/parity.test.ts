@@ -1,7 +1,7 @@
-import { expectStatus, fundedProject, transfer, type FundedProject } from '../support/fixtures.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { AssetsDocument, HistoryDocument, ProjectDocument, ProjectsDocument, WalletDocument, WalletsDocument, WebhookEventsDocument } from './generated/graphql.js';
-import { data, raw } from './support/client.js';
+import { expectStatus, fundedProject, transfer, type FundedProject } from '../../support/fixtures.js';
+import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { AssetsDocument, HistoryDocument, ProjectDocument, ProjectsDocument, WalletDocument, WalletsDocument, WebhookEventsDocument } from '../generated/graphql.js';
+import { data, raw } from '../support/client.js';
 
 /** The same data read through REST and through GraphQL gives the same values (GraphQL amounts are decimal strings). */
 let t: TestApp;

@@ -1,7 +1,7 @@
-import { economy, type Economy } from '../rest/ledger-setup.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { ProjectTransactionsDocument, ProjectWalletsAndTransactionsDocument, type TransactionFilter } from './generated/graphql.js';
-import { run } from './support/client.js';
+import { economy, type Economy } from '../../rest/ledger-setup.js';
+import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { ProjectTransactionsDocument, ProjectWalletsAndTransactionsDocument, type TransactionFilter } from '../generated/graphql.js';
+import { run } from '../support/client.js';
 
 /**
  * Project.transactions(filter, first, after) (CONTRACT §21): the same domain search as

@@ -1,5 +1,5 @@
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { economy, type Economy } from '../rest/ledger-setup.js';
+import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { economy, type Economy } from '../../rest/ledger-setup.js';
 
 /** Spending and earning limits over GraphQL (CONTRACT §19): the same service and refusals as REST (extensions.code). */
 let t: TestApp;

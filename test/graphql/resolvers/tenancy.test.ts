@@ -1,8 +1,8 @@
-import { fundedProject, type FundedProject } from '../support/fixtures.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { AssetDocument, AssetsDocument, HistoryDocument, ProjectDocument, WalletDocument, WalletsDocument, WebhookEventsDocument } from './generated/graphql.js';
-import { raw, run, type GraphQLResult } from './support/client.js';
-import { fewestStatements } from './support/statements.js';
+import { fundedProject, type FundedProject } from '../../support/fixtures.js';
+import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { AssetDocument, AssetsDocument, HistoryDocument, ProjectDocument, WalletDocument, WalletsDocument, WebhookEventsDocument } from '../generated/graphql.js';
+import { raw, run, type GraphQLResult } from '../support/client.js';
+import { fewestStatements } from '../support/statements.js';
 
 let t: TestApp;
 let alice: FundedProject;

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { fundedProject, transfer, type FundedProject } from '../support/fixtures.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { TransactionDocument } from './generated/graphql.js';
-import { raw, run } from './support/client.js';
-import { fewestStatements } from './support/statements.js';
+import { fundedProject, transfer, type FundedProject } from '../../support/fixtures.js';
+import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { TransactionDocument } from '../generated/graphql.js';
+import { raw, run } from '../support/client.js';
+import { fewestStatements } from '../support/statements.js';
 
 let t: TestApp;
 let alice: FundedProject;

@@ -1,5 +1,5 @@
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { economy, type Economy } from '../rest/ledger-setup.js';
+import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { economy, type Economy } from '../../rest/ledger-setup.js';
 
 /** Holds, reversals, batches and references over GraphQL: the same services, the same errors (extensions.code). */
 let t: TestApp;

@@ -1,7 +1,7 @@
-import { expectStatus, fundedProject, type FundedProject } from '../support/fixtures.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { WebhookEventsDocument, type WebhookEventsQuery } from './generated/graphql.js';
-import { data } from './support/client.js';
+import { expectStatus, fundedProject, type FundedProject } from '../../support/fixtures.js';
+import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { WebhookEventsDocument, type WebhookEventsQuery } from '../generated/graphql.js';
+import { data } from '../support/client.js';
 
 /**
  * CONTRACT Clarifications §5: `webhookEvents` is ordered by its numeric sequence whatever the

@@ -1,6 +1,6 @@
-import { fundedProject, type FundedProject } from '../support/fixtures.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { PreparedPlans } from '../../src/graphql/sql-plan/prepared.js';
+import { fundedProject, type FundedProject } from '../../support/fixtures.js';
+import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { PreparedPlans } from '../../../src/graphql/sql-plan/prepared.js';
 
 describe('PreparedPlans (names for the SQL plans a client keeps sending)', () => {
   it('names a text from its third sighting on, and always the same name', () => {

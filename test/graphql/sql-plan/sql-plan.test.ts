@@ -1,9 +1,9 @@
-import { expectStatus, fundedProject, seed, transfer, UNKNOWN_UUID, type FundedProject, type WalletRef } from '../support/fixtures.js';
-import { startTestApp, type HttpResult, type TestApp } from '../support/test-app.js';
-import { ProjectWalletsDocument } from './generated/graphql.js';
-import { run } from './support/client.js';
-import { randomQueries, type GeneratedQuery, type Pools } from './support/sql-plan-queries.js';
-import { fewestStatements } from './support/statements.js';
+import { expectStatus, fundedProject, seed, transfer, UNKNOWN_UUID, type FundedProject, type WalletRef } from '../../support/fixtures.js';
+import { startTestApp, type HttpResult, type TestApp } from '../../support/test-app.js';
+import { ProjectWalletsDocument } from '../generated/graphql.js';
+import { run } from '../support/client.js';
+import { randomQueries, type GeneratedQuery, type Pools } from '../support/sql-plan-queries.js';
+import { fewestStatements } from '../support/statements.js';
 
 /**
  * SQL plans (src/graphql/sql-plan): a read-only query of the supported subset is answered by one

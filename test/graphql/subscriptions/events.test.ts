@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
-import { expectStatus, fundedProject, transfer, type FundedProject } from '../support/fixtures.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { WsClient, wsUrl } from './support/ws-client.js';
+import { expectStatus, fundedProject, transfer, type FundedProject } from '../../support/fixtures.js';
+import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { WsClient, wsUrl } from '../support/ws-client.js';
 
 /**
  * CONTRACT §16: walletChanged and ledgerEvents deliver what postings, holds and status changes

@@ -1,5 +1,5 @@
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { WsClient, wsUrl } from './support/ws-client.js';
+import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { WsClient, wsUrl } from '../support/ws-client.js';
 
 /**
  * CONTRACT §18, WebSockets: at most 100 open subscription sockets per owner on one instance,

@@ -1,6 +1,6 @@
-import { ADMIN_TOKEN, startTestApp, type TestApp } from '../support/test-app.js';
-import { fundedProject, UNKNOWN_UUID, type FundedProject } from '../support/fixtures.js';
-import { WsClient, wsUrl } from './support/ws-client.js';
+import { ADMIN_TOKEN, startTestApp, type TestApp } from '../../support/test-app.js';
+import { fundedProject, UNKNOWN_UUID, type FundedProject } from '../../support/fixtures.js';
+import { WsClient, wsUrl } from '../support/ws-client.js';
 
 /**
  * CONTRACT §16: subscriptions over WebSocket on /graphql (graphql-transport-ws). What does not

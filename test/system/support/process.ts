@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { embeddedUrl } from '../../src/db/embedded-postgres.js';
+import { embeddedUrl } from '../../../src/db/embedded-postgres.js';
 
 /**
  * Drives the real compiled service (`dist/src/main.js`, built by `npm test`'s tsc step) and

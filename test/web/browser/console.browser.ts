@@ -3,8 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { DEFAULT_WEBHOOKS } from '../../src/services.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { DEFAULT_WEBHOOKS } from '../../../src/services.js';
+import { startTestApp, type TestApp } from '../../support/test-app.js';
 import { launch, watchCsp, watchOrigins } from './support.js';
 
 /**
@@ -14,9 +14,9 @@ import { launch, watchCsp, watchOrigins } from './support.js';
  * feed live, adds a webhook endpoint and sees its deliveries, changes a wallet's status, and reads
  * the dashboard, limits and monitors. Every page stays on the service's origin and under its
  * Content-Security-Policy. Screenshots of each view (1280 and 390 px, light and dark) go to
- * test/browser/screenshots/.
+ * test/web/browser/screenshots/.
  */
-const SHOTS = path.join(process.cwd(), 'test/browser/screenshots');
+const SHOTS = path.join(process.cwd(), 'test/web/browser/screenshots');
 let t: TestApp;
 let browser: Browser;
 let receiver: Server;

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
-import { fundedProject, type FundedProject } from '../support/fixtures.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { fundedProject, type FundedProject } from '../../support/fixtures.js';
+import { startTestApp, type TestApp } from '../../support/test-app.js';
 import { launch, watchCsp, watchOrigins } from './support.js';
 
 /**
