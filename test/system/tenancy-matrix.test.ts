@@ -40,7 +40,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 // The matrices are built twice: with a stub to name the tests at collection time, then with the real fixtures.
-const STUB: FundedProject = { key: '', projectId: 0, assetId: '', symbol: '', fractions: 0, system: { id: '', address: '' }, customers: [{ id: '', address: '' }] };
+const STUB: FundedProject = { key: '', projectId: 0, assetId: '', symbol: '', fractions: 0, system: { id: '', address: '' }, customers: [{ id: '', address: '' }], seedId: null, funding: [] };
 const A = () => alice ?? STUB;
 const B = () => bob ?? STUB;
 

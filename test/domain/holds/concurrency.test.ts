@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from '../../support/test-app.js';
-import { economy, type Economy } from '../../rest/ledger-setup.js';
+import { fundedProject, type FundedProject } from '../../support/fixtures.js';
 
 /** Races on holds and reversals: the posting routines' locks decide, exactly once. */
 let t: TestApp;
@@ -8,7 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const post = (e: Economy, path: string, body: Record<string, unknown>) => t.request('POST', path, { key: e.key, body: { projectId: e.projectId, ...body } });
+const post = (e: FundedProject, path: string, body: Record<string, unknown>) => t.request('POST', path, { key: e.key, body: { projectId: e.projectId, ...body } });
 
 async function heldAndBalance(walletId: string): Promise<{ amount: bigint; held: bigint }> {
   const [row] = await t.db.query<{ amount: string; held: string }>(`SELECT amount::text, held::text FROM balances WHERE wallet_id = $1`, [walletId]);
@@ -17,7 +17,7 @@ async function heldAndBalance(walletId: string): Promise<{ amount: bigint; held:
 
 describe('concurrency of holds and reversals', () => {
   it('20 concurrent captures of one hold: exactly one succeeds, the others are hold_not_pending', async () => {
-    const e = await economy(t, 'race-capture', { fund: 100 });
+    const e = await fundedProject(t, { owner: 'race-capture' }, { fund: 100 });
     const [a, b] = e.customers;
     const { body } = await post(e, '/holds', { amount: 40, currency: e.symbol, from: a.id, to: b.id });
     const results = await Promise.all(Array.from({ length: 20 }, () => post(e, `/holds/${body.hold.id}/capture`, {})));
@@ -29,7 +29,7 @@ describe('concurrency of holds and reversals', () => {
   });
 
   it('30 concurrent holds of 10 on an available 100: exactly 10 succeed', async () => {
-    const e = await economy(t, 'race-holds', { fund: 100 });
+    const e = await fundedProject(t, { owner: 'race-holds' }, { fund: 100 });
     const [a, b] = e.customers;
     const results = await Promise.all(Array.from({ length: 30 }, () => post(e, '/holds', { amount: 10, currency: e.symbol, from: a.id, to: b.id })));
     expect(results.filter((r) => r.status === 201)).toHaveLength(10);
@@ -40,7 +40,7 @@ describe('concurrency of holds and reversals', () => {
   });
 
   it('a capture racing a void: exactly one wins', async () => {
-    const e = await economy(t, 'race-settle', { fund: 100 });
+    const e = await fundedProject(t, { owner: 'race-settle' }, { fund: 100 });
     const [a, b] = e.customers;
     for (let round = 0; round < 10; round++) {
       const { body } = await post(e, '/holds', { amount: 5, currency: e.symbol, from: a.id, to: b.id });
@@ -53,7 +53,7 @@ describe('concurrency of holds and reversals', () => {
   });
 
   it('concurrent reversals never exceed the original', async () => {
-    const e = await economy(t, 'race-reverse', { fund: 100 });
+    const e = await fundedProject(t, { owner: 'race-reverse' }, { fund: 100 });
     const [a, b] = e.customers;
     const { body } = await post(e, '/transactions', { amount: 30, currency: e.symbol, from: a.id, to: b.id });
     const results = await Promise.all(Array.from({ length: 20 }, () => post(e, `/transactions/${body.transaction.id}/reverse`, { amount: 4 })));

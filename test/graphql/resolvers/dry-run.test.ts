@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from '../../support/test-app.js';
-import { economy, type Economy } from '../../rest/ledger-setup.js';
+import { fundedProject, type FundedProject } from '../../support/fixtures.js';
 
 /**
  * `dryRun: true` on the six posting mutations (CONTRACT §24): the same payload as the real
@@ -7,10 +7,10 @@ import { economy, type Economy } from '../../rest/ledger-setup.js';
  * field): the caller asked for the dry run (docs/decisions.md).
  */
 let t: TestApp;
-let e: Economy;
+let e: FundedProject;
 beforeAll(async () => {
   t = await startTestApp();
-  e = await economy(t, 'gql-dry', { fund: 100, customers: 2 });
+  e = await fundedProject(t, { owner: 'gql-dry' }, { fund: 100, customers: 2 });
 });
 afterAll(() => t.close());
 
@@ -89,7 +89,7 @@ describe('dryRun on the posting mutations', () => {
   it('refuses with the real mutation’s error', async () => {
     const [a, b] = e.customers;
     const original = (await gql(TRANSFER, { input: { projectId: p(), currency: 'PTS', from: a.id, to: b.id, amount: 1 } })).data.transfer;
-    const other = await economy(t, 'gql-dry-other', { customers: 1 });
+    const other = await fundedProject(t, { owner: 'gql-dry-other' }, { customers: 1 });
     const cases: [string, Record<string, unknown>, string][] = [
       [TRANSFER, { input: { projectId: p(), currency: 'PTS', from: a.id, to: b.id, amount: 100_000 } }, 'insufficient_funds'],
       [TRANSFER, { input: { projectId: p(), currency: 'PTS', from: a.id, to: other.customers[0].id, amount: 1 } }, 'not_found'],

@@ -1,4 +1,4 @@
-import { economy, type Economy } from '../../rest/ledger-setup.js';
+import { fundedProject, type FundedProject } from '../../support/fixtures.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 import { ProjectTransactionsDocument, ProjectWalletsAndTransactionsDocument, type TransactionFilter } from '../generated/graphql.js';
 import { run } from '../support/client.js';
@@ -9,14 +9,14 @@ import { run } from '../support/client.js';
  * repeats while postings go on; the domain's refusals as GraphQL errors.
  */
 let t: TestApp;
-let e: Economy;
-let stranger: Economy;
+let e: FundedProject;
+let stranger: FundedProject;
 let a2b: any;
 let reversal: any;
 beforeAll(async () => {
   t = await startTestApp({ lotSweep: { intervalMs: 0, batchSize: 500 } });
-  e = await economy(t, 'gql-search', { customers: 3, fund: 0, seed: 0 });
-  stranger = await economy(t, 'gql-search-stranger', { customers: 1, seed: 0 });
+  e = await fundedProject(t, { owner: 'gql-search' }, { customers: 3, fund: 0, systemBalance: 0 });
+  stranger = await fundedProject(t, { owner: 'gql-search-stranger' }, { customers: 1, systemBalance: 0 });
   const [a, b] = e.customers;
   await posted('/transactions/seed', { amount: 1000, currency: e.symbol, to: e.system.id });
   await transfer({ amount: 100, from: e.system.id, to: a.id, reference: 'fund_a' });

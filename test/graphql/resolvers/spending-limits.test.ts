@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from '../../support/test-app.js';
-import { economy, type Economy } from '../../rest/ledger-setup.js';
+import { fundedProject, type FundedProject } from '../../support/fixtures.js';
 
 /** Spending and earning limits over GraphQL (CONTRACT §19): the same service and refusals as REST (extensions.code). */
 let t: TestApp;
@@ -8,18 +8,18 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const gql = async (e: Economy, query: string, variables: Record<string, unknown> = {}) => (await t.graphql(e.key, query, variables)).body;
+const gql = async (e: FundedProject, query: string, variables: Record<string, unknown> = {}) => (await t.graphql(e.key, query, variables)).body;
 const CREATE = `mutation($p: ID!, $c: String!, $d: LimitDirection!, $a: Decimal!, $w: Int!, $wallet: String) {
   createLimit(projectId: $p, currency: $c, direction: $d, amount: $a, windowSeconds: $w, walletId: $wallet) { id projectId walletId currency direction amount windowSeconds createdAt } }`;
-const create = (e: Economy, d: 'DEBIT' | 'CREDIT', a: string, extra: Record<string, unknown> = {}) =>
+const create = (e: FundedProject, d: 'DEBIT' | 'CREDIT', a: string, extra: Record<string, unknown> = {}) =>
   gql(e, CREATE, { p: String(e.projectId), c: e.symbol, d, a, w: 3600, ...extra });
 const TRANSFER = `mutation($i: TransferInput!, $dry: Boolean) { transfer(input: $i, dryRun: $dry) { id amount } }`;
-const transfer = (e: Economy, from: string, to: string, amount: string, dryRun = false) =>
+const transfer = (e: FundedProject, from: string, to: string, amount: string, dryRun = false) =>
   gql(e, TRANSFER, { i: { projectId: String(e.projectId), currency: e.symbol, from, to, amount }, dry: dryRun });
 
 describe('limits over GraphQL', () => {
   it('creates, lists, shows Wallet.limits with used and remaining, and deletes', async () => {
-    const e = await economy(t, 'gql-limits', { fund: 100 });
+    const e = await fundedProject(t, { owner: 'gql-limits' }, { fund: 100 });
     const [a] = e.customers;
     const made = await create(e, 'DEBIT', '10');
     expect(made.errors).toBeUndefined();
@@ -42,8 +42,8 @@ describe('limits over GraphQL', () => {
   });
 
   it('refuses bad input, a stranger’s project and the 51st limit with the REST codes', async () => {
-    const e = await economy(t, 'gql-limits-refusals', { customers: 0, seed: 0 });
-    const stranger = await economy(t, 'gql-limits-stranger', { customers: 0, seed: 0 });
+    const e = await fundedProject(t, { owner: 'gql-limits-refusals' }, { customers: 0, systemBalance: 0 });
+    const stranger = await fundedProject(t, { owner: 'gql-limits-stranger' }, { customers: 0, systemBalance: 0 });
     expect((await create(e, 'DEBIT', '10', { w: 59 })).errors[0].extensions).toMatchObject({ code: 'validation_error', details: { field: 'windowSeconds' } });
     expect((await create(e, 'DEBIT', '0')).errors[0].extensions.code).toBe('validation_error');
     expect((await create(e, 'DEBIT', '1', { c: 'NOPE' })).errors[0].extensions.code).toBe('not_found');
@@ -54,7 +54,7 @@ describe('limits over GraphQL', () => {
   });
 
   it('refuses transfers, batch legs, seeds, holds and captures with limit_exceeded; a dry run too', async () => {
-    const e = await economy(t, 'gql-limits-postings', { customers: 3 });
+    const e = await fundedProject(t, { owner: 'gql-limits-postings' }, { customers: 3 });
     const [a, b, c] = e.customers;
     expect((await transfer(e, e.system.id, a.id, '100')).errors).toBeUndefined();
     const debit = (await create(e, 'DEBIT', '10')).data.createLimit;

@@ -1,12 +1,12 @@
 import { startTestApp, type TestApp } from '../../support/test-app.js';
-import { economy, type Economy } from '../../rest/ledger-setup.js';
+import { fundedProject, type FundedProject } from '../../support/fixtures.js';
 
 /** Holds, reversals, batches and references over GraphQL: the same services, the same errors (extensions.code). */
 let t: TestApp;
-let e: Economy;
+let e: FundedProject;
 beforeAll(async () => {
   t = await startTestApp();
-  e = await economy(t, 'gql-verbs', { fund: 100, customers: 3 });
+  e = await fundedProject(t, { owner: 'gql-verbs' }, { fund: 100, customers: 3 });
 });
 afterAll(() => t.close());
 
@@ -49,7 +49,7 @@ describe('holds over GraphQL', () => {
     expect(over.errors[0].extensions.code).toBe('insufficient_funds');
     const bad = await gql(CREATE, { p: String(e.projectId), from: a.id, to: b.id, amount: 1, expiresIn: 0 });
     expect(bad.errors[0].extensions).toMatchObject({ code: 'validation_error', details: { field: 'expiresIn' } });
-    const other = await economy(t, 'gql-verbs-intruder');
+    const other = await fundedProject(t, { owner: 'gql-verbs-intruder' });
     expect((await gql(`query($id: ID!) { hold(id: $id) { id } }`, { id: data.createHold.id }, other.key)).data.hold).toBeNull();
     const entities = await gql(`query($r: [_Any!]!) { _entities(representations: $r) { ... on Hold { id } } }`, { r: [{ __typename: 'Hold', id: data.createHold.id }] }, other.key);
     expect(entities.data._entities).toEqual([null]);

@@ -48,6 +48,11 @@ export class Api {
     return { status: response.status, body: parsed as T, headers: response.headers };
   }
 
+  /** The fixtures' request shape (test/support/fixtures.ts): as the owner of `key`, or with this client's key. */
+  request<T = any>(method: string, path: string, options: { key?: string; body?: unknown } = {}) {
+    return (options.key === undefined ? this : this.as(options.key)).call<T>(method, path, { body: options.body });
+  }
+
   get<T = any>(path: string, options?: CallOptions) {
     return this.call<T>('GET', path, options);
   }

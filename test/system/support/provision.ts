@@ -1,4 +1,5 @@
 import type { Api } from './http.js';
+import { fundedProject } from '../../support/fixtures.js';
 import { minorOf } from './money.js';
 
 export interface WalletInfo {
@@ -17,40 +18,29 @@ export interface Bank {
   seeds: { id: string; amount: bigint }[];
 }
 
-function expectStatus(res: { status: number; body: unknown }, status: number, what: string): void {
-  if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status} ${JSON.stringify(res.body)}`);
-}
-
 /**
- * A bank over the REST interface: one project, one 2-fraction currency, one system wallet
- * seeded with `seedMinor` and `customers` customer wallets, each funded from the system wallet
- * with `fundMinor` (acknowledged transfers, returned so the checks can count them).
+ * A bank over the REST interface (test/support/fixtures.ts's fundedProject, seen in minor units):
+ * one project, one 2-fraction currency, one system wallet seeded with `seedMinor` and `customers`
+ * customer wallets, each funded from the system wallet with `fundMinor` (acknowledged transfers,
+ * returned so the checks can count them).
  */
 export async function provisionBank(api: Api, options: { customers: number; seedMinor: bigint; fundMinor: bigint; name?: string }) {
   const fractions = 2;
-  const project = await api.post('/projects', { name: options.name ?? 'bank' });
-  expectStatus(project, 201, 'POST /projects');
-  const projectId = project.body.id as number;
-  const asset = await api.post('/assets', { name: 'Bank dollar', symbol: 'BUSD', fractions, projectId });
-  expectStatus(asset, 201, 'POST /assets');
-  const createWallet = async (type: 'customer' | 'system', address: string): Promise<WalletInfo> => {
-    const res = await api.post(`/wallets/create/${type}`, { projectId, address });
-    expectStatus(res, 201, `POST /wallets/create/${type}`);
-    return { id: res.body.id, address: res.body.address, type };
-  };
-  const system = await createWallet('system', 'vault');
-  const customers: WalletInfo[] = [];
-  for (let i = 0; i < options.customers; i++) customers.push(await createWallet('customer', `customer-${String(i).padStart(3, '0')}`));
-  const bank: Bank = { projectId, currency: 'BUSD', fractions, system, customers, seeds: [] };
-  const seed = await api.post('/transactions/seed', { amount: majorText(options.seedMinor, fractions), currency: bank.currency, projectId, to: system.id });
-  expectStatus(seed, 201, 'POST /transactions/seed');
-  bank.seeds.push({ id: seed.body.transaction[0].id, amount: options.seedMinor });
-  const funding: Transfer[] = [];
-  for (const customer of customers) {
-    const res = await api.post('/transactions', { amount: majorText(options.fundMinor, fractions), currency: bank.currency, projectId, from: system.id, to: customer.id });
-    expectStatus(res, 201, 'fan-out transfer');
-    funding.push({ id: res.body.transaction.id, from: system.id, to: customer.id, amount: options.fundMinor });
-  }
+  const p = await fundedProject(api, api.key!, {
+    name: options.name ?? 'bank',
+    assetName: 'Bank dollar',
+    symbol: 'BUSD',
+    fractions,
+    customers: options.customers,
+    systemAddress: 'vault',
+    customerAddress: (i) => `customer-${String(i).padStart(3, '0')}`,
+    systemBalance: majorText(options.seedMinor, fractions),
+    fund: majorText(options.fundMinor, fractions),
+  });
+  const system: WalletInfo = { ...p.system, type: 'system' };
+  const customers: WalletInfo[] = p.customers.map((c) => ({ ...c, type: 'customer' }));
+  const bank: Bank = { projectId: p.projectId, currency: p.symbol, fractions, system, customers, seeds: [{ id: p.seedId!, amount: options.seedMinor }] };
+  const funding: Transfer[] = p.funding.map((f) => ({ ...f, amount: options.fundMinor }));
   return { bank, funding };
 }
 
