@@ -1,4 +1,4 @@
-/** `npm run test:browser`: the browser tests (test/browser/*.browser.ts) against the real service, in Debian's Chromium. */
+/** `npm run test:browser`: the browser tests (test/web/browser/*.browser.ts: src/web through a browser) against the real service, in Debian's Chromium. */
 import base from './jest.config.js';
 
-export default { ...base, testMatch: ['**/test/browser/**/*.browser.ts'], maxWorkers: 1, testTimeout: 120000 };
+export default { ...base, testMatch: ['**/test/web/browser/**/*.browser.ts'], maxWorkers: 1, testTimeout: 120000 };

@@ -1,5 +1,5 @@
 import { BACKFILL_BALANCES, BACKFILL_TRANSACTIONS } from '../../migrations/Migration20261126170000_limits.js';
-import { economy } from '../rest/ledger-setup.js';
+import { fundedProject } from '../support/fixtures.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
@@ -19,7 +19,7 @@ const TOTALS = `
          (SELECT json_agg(json_build_array(wallet_id, asset_id, debited, credited) ORDER BY wallet_id, asset_id) FROM balances) AS balances`;
 
 it('backfills the same running totals as the posting routines write', async () => {
-  const e = await economy(t, 'migration-limits', { fund: 100, customers: 3 });
+  const e = await fundedProject(t, { owner: 'migration-limits' }, { fund: 100, customers: 3 });
   const [a, b, c] = e.customers;
   const send = (from: string, to: string, amount: number) =>
     t.request('POST', '/transactions', { key: e.key, body: { amount, currency: e.symbol, from, to, projectId: e.projectId } });

@@ -1,6 +1,6 @@
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../support/test-app.js';
 import { expectStatus, fundedProject, type FundedProject } from '../support/fixtures.js';
-import { pool } from '../reliability/support/http.js';
+import { pool } from '../system/support/http.js';
 import { graphqlControlCases, graphqlFuzzCases, type GraphQLCase } from './fuzz/graphql-mutations.js';
 import { graphqlQueryCases } from './fuzz/graphql-queries.js';
 import { intruderGraphqlCases, intruderRestRequests, sampleOf } from './fuzz/intruder.js';

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createTestDatabase } from '../support/database.js';
-import { issueKey, killAll, spawnService, stopService, waitFor, waitListening, type RunningService } from '../process/support.js';
+import { issueKey, killAll, spawnService, stopService, waitFor, waitListening, type RunningService } from '../system/support/process.js';
 
 /**
  * Tracing (CONTRACT §17): with OTEL_EXPORTER_OTLP_ENDPOINT set, the compiled service exports a

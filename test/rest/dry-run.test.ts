@@ -1,6 +1,6 @@
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { openLocker, type Locker } from '../support/locks.js';
-import { economy, type Economy } from './ledger-setup.js';
+import { fundedProject, type FundedProject } from '../support/fixtures.js';
 
 /**
  * Dry runs (CONTRACT §24): `?dryRun=true` on the six posting routes runs every check against the
@@ -12,9 +12,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const post = (e: Economy, path: string, body: Record<string, unknown>, headers?: Record<string, string>) =>
+const post = (e: FundedProject, path: string, body: Record<string, unknown>, headers?: Record<string, string>) =>
   t.request('POST', path, { key: e.key, headers, body: { projectId: e.projectId, ...body } });
-const dry = (e: Economy, path: string, body: Record<string, unknown>, headers?: Record<string, string>) => post(e, `${path}?dryRun=true`, body, headers);
+const dry = (e: FundedProject, path: string, body: Record<string, unknown>, headers?: Record<string, string>) => post(e, `${path}?dryRun=true`, body, headers);
 
 /** Everything a posting could write, as one comparable value. */
 async function written(): Promise<unknown> {
@@ -33,15 +33,15 @@ async function written(): Promise<unknown> {
 const shape = ({ id: _id, date: _date, ...rest }: Record<string, unknown>) => rest;
 const holdShape = ({ id: _id, created_at: _c, updated_at: _u, expires_at: _e, transactionId: _t, ...rest }: Record<string, unknown>) => rest;
 
-async function historyIds(e: Economy, walletId: string): Promise<string[]> {
+async function historyIds(e: FundedProject, walletId: string): Promise<string[]> {
   const res = await t.request('GET', `/transactions?walletId=${walletId}&limit=100`, { key: e.key });
   return res.body.transactions.map((x: { id: string }) => x.id);
 }
 
 describe('POST /transactions?dryRun=true', () => {
-  let e: Economy;
+  let e: FundedProject;
   beforeAll(async () => {
-    e = await economy(t, 'dry-transfer', { fund: 100 });
+    e = await fundedProject(t, { owner: 'dry-transfer' }, { fund: 100 });
   });
 
   it('answers 200 with the real answer and dryRun: true, writes nothing, and its id is stored nowhere', async () => {
@@ -65,7 +65,7 @@ describe('POST /transactions?dryRun=true', () => {
 
   it('refuses exactly as the real call: insufficient_funds, wallet_inactive, not_found, a taken reference', async () => {
     const [a, b] = e.customers;
-    const other = await economy(t, 'dry-transfer-other', { customers: 1 });
+    const other = await fundedProject(t, { owner: 'dry-transfer-other' }, { customers: 1 });
     await post(e, '/transactions', { currency: e.symbol, from: a.id, to: b.id, amount: 1, reference: 'taken' });
     const cases = [
       { currency: e.symbol, from: a.id, to: b.id, amount: 10_000 },
@@ -92,7 +92,7 @@ describe('POST /transactions?dryRun=true', () => {
 
 describe('POST /transactions/seed?dryRun=true', () => {
   it('answers the seed the real call posts, and writes nothing', async () => {
-    const e = await economy(t, 'dry-seed');
+    const e = await fundedProject(t, { owner: 'dry-seed' });
     const body = { currency: e.symbol, to: e.system.id, amount: 50 };
     const before = await written();
     const res = await dry(e, '/transactions/seed', body);
@@ -110,7 +110,7 @@ describe('POST /transactions/seed?dryRun=true', () => {
 
 describe('POST /transactions/batch?dryRun=true', () => {
   it('runs every leg in order (a later leg spends what an earlier one credited) and writes nothing', async () => {
-    const e = await economy(t, 'dry-batch', { fund: 10 });
+    const e = await fundedProject(t, { owner: 'dry-batch' }, { fund: 10 });
     const [a, b] = e.customers;
     const body = {
       transfers: [
@@ -136,7 +136,7 @@ describe('POST /transactions/batch?dryRun=true', () => {
 
 describe('POST /transactions/{id}/reverse?dryRun=true', () => {
   it('answers the reversal the real call posts, leaves the cap untouched, and refuses past it as the real call', async () => {
-    const e = await economy(t, 'dry-reverse', { fund: 100 });
+    const e = await fundedProject(t, { owner: 'dry-reverse' }, { fund: 100 });
     const [a, b] = e.customers;
     const original = (await post(e, '/transactions', { currency: e.symbol, from: a.id, to: b.id, amount: 30 })).body.transaction;
     const before = await written();
@@ -153,7 +153,7 @@ describe('POST /transactions/{id}/reverse?dryRun=true', () => {
     const over = await dry(e, `/transactions/${original.id}/reverse`, { amount: 25 });
     expect(over.body).toMatchObject({ code: 'conflict', details: { reversible: 20 } });
     expect({ status: over.status, body: over.body }).toEqual(await post(e, `/transactions/${original.id}/reverse`, { amount: 25 }).then((r) => ({ status: r.status, body: r.body })));
-    const foreign = await economy(t, 'dry-reverse-other');
+    const foreign = await fundedProject(t, { owner: 'dry-reverse-other' });
     const notYours = await t.request('POST', `/transactions/${original.id}/reverse?dryRun=true`, { key: foreign.key, body: { projectId: foreign.projectId } });
     expect(notYours.status).toBe(404);
     expect(notYours.body).toEqual((await t.request('POST', `/transactions/${original.id}/reverse`, { key: foreign.key, body: { projectId: foreign.projectId } })).body);
@@ -162,7 +162,7 @@ describe('POST /transactions/{id}/reverse?dryRun=true', () => {
 
 describe('POST /holds?dryRun=true', () => {
   it('answers the hold the real call creates, reserves nothing, and its id is no hold', async () => {
-    const e = await economy(t, 'dry-hold', { fund: 100 });
+    const e = await fundedProject(t, { owner: 'dry-hold' }, { fund: 100 });
     const [a, b] = e.customers;
     const body = { currency: e.symbol, from: a.id, to: b.id, amount: 40, expiresIn: 60, reference: 'h-1' };
     const before = await written();
@@ -187,7 +187,7 @@ describe('POST /holds?dryRun=true', () => {
 
 describe('POST /holds/{id}/capture?dryRun=true', () => {
   it('answers the capture the real call makes, and the hold stays pending', async () => {
-    const e = await economy(t, 'dry-capture', { fund: 100 });
+    const e = await fundedProject(t, { owner: 'dry-capture' }, { fund: 100 });
     const [a, b] = e.customers;
     const hold = (await post(e, '/holds', { currency: e.symbol, from: a.id, to: b.id, amount: 40 })).body.hold;
     const before = await written();
@@ -212,9 +212,9 @@ describe('POST /holds/{id}/capture?dryRun=true', () => {
 });
 
 describe('the dryRun parameter', () => {
-  let e: Economy;
+  let e: FundedProject;
   beforeAll(async () => {
-    e = await economy(t, 'dry-param', { fund: 100 });
+    e = await fundedProject(t, { owner: 'dry-param' }, { fund: 100 });
   });
 
   it('is true or false; any other value is a 400 on each of the six routes, before anything runs', async () => {
@@ -304,7 +304,7 @@ describe('a dry run beside real postings', () => {
   }
 
   it('never shares their commit: racing on one wallet, the real postings commit and the dry run rolls back alone', async () => {
-    const e = await economy(t, 'dry-race', { fund: 100 });
+    const e = await fundedProject(t, { owner: 'dry-race' }, { fund: 100 });
     const [a, b] = e.customers;
     const transfer = (amount: number) => ({ currency: e.symbol, from: a.id, to: b.id, amount });
     await locker.query('BEGIN');

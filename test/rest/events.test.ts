@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import { EventRepository } from '../../src/domain/events/event.repository.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { economy, ISO_MS, UUID, type Economy } from './ledger-setup.js';
+import { fundedProject, ISO_MS, UUID_RE as UUID, type FundedProject } from '../support/fixtures.js';
 
 /** The outbox over REST and GraphQL (CONTRACT §16): what each change writes, paging, tenancy. */
 let t: TestApp;
@@ -10,18 +10,18 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const post = (e: Economy, path: string, body: Record<string, unknown>) => t.request('POST', path, { key: e.key, body: { projectId: e.projectId, ...body } });
-const transfer = (e: Economy, body: Record<string, unknown>) => post(e, '/transactions', { currency: e.symbol, ...body });
+const post = (e: FundedProject, path: string, body: Record<string, unknown>) => t.request('POST', path, { key: e.key, body: { projectId: e.projectId, ...body } });
+const transfer = (e: FundedProject, body: Record<string, unknown>) => post(e, '/transactions', { currency: e.symbol, ...body });
 
 /** The project's events: GET /events shows every change committed before it (it numbers them first). */
-async function eventsOf(e: Economy, query = ''): Promise<any[]> {
+async function eventsOf(e: FundedProject, query = ''): Promise<any[]> {
   const res = await t.request('GET', `/events?projectId=${e.projectId}&limit=100${query}`, { key: e.key });
   expect(res.status).toBe(200);
   return res.body.events;
 }
 
 /** Waits (polling the numbered stream, no fixed sleep) until the project has an event of `type` about `subjectId`. */
-async function eventually(e: Economy, type: string, subjectId: string, timeoutMs = 5_000): Promise<any> {
+async function eventually(e: FundedProject, type: string, subjectId: string, timeoutMs = 5_000): Promise<any> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const found = (await eventsOf(e)).find((x) => x.type === type && x.data.id === subjectId);
@@ -33,7 +33,7 @@ async function eventually(e: Economy, type: string, subjectId: string, timeoutMs
 
 describe('GET /events: what each change writes', () => {
   it('a transfer writes transaction.posted whose data is the transaction as POST /transactions answered it', async () => {
-    const e = await economy(t, 'events-transfer', { fund: 50 });
+    const e = await fundedProject(t, { owner: 'events-transfer' }, { fund: 50 });
     const before = (await eventsOf(e)).length;
     const [a, b] = e.customers;
     const res = await transfer(e, { amount: 12.5, from: a.id, to: b.address, reference: 'order-7', metadata: { order: 7 } });
@@ -49,7 +49,7 @@ describe('GET /events: what each change writes', () => {
   });
 
   it('a reversal and each batch leg write transaction.posted; a refused posting or batch writes nothing', async () => {
-    const e = await economy(t, 'events-verbs', { fund: 10, customers: 3 });
+    const e = await fundedProject(t, { owner: 'events-verbs' }, { fund: 10, customers: 3 });
     const [a, b, c] = e.customers;
     const posted = (await transfer(e, { amount: 4, from: a.id, to: b.id })).body.transaction;
     const start = (await eventsOf(e)).length;
@@ -71,7 +71,7 @@ describe('GET /events: what each change writes', () => {
   });
 
   it('holds write hold.created, hold.captured (with the capture posted) and hold.voided, each with the hold as it was then', async () => {
-    const e = await economy(t, 'events-holds', { fund: 100 });
+    const e = await fundedProject(t, { owner: 'events-holds' }, { fund: 100 });
     const [a, b] = e.customers;
     const start = (await eventsOf(e)).length;
     const created = (await post(e, '/holds', { amount: 30, currency: 'PTS', from: a.id, to: b.id, expiresIn: 600 })).body.hold;
@@ -89,7 +89,7 @@ describe('GET /events: what each change writes', () => {
   });
 
   it('a hold that expires writes hold.expired, dated its expires_at, without any posting touching it', async () => {
-    const e = await economy(t, 'events-hold-expiry', { fund: 100 });
+    const e = await fundedProject(t, { owner: 'events-hold-expiry' }, { fund: 100 });
     const [a, b] = e.customers;
     const hold = (await post(e, '/holds', { amount: 30, currency: 'PTS', from: a.id, to: b.id, expiresIn: 1 })).body.hold;
     const expired = await eventually(e, 'hold.expired', hold.id);
@@ -100,7 +100,7 @@ describe('GET /events: what each change writes', () => {
   });
 
   it('a status change writes wallet.status_changed with the wallet (no balances); the same status again writes none', async () => {
-    const e = await economy(t, 'events-status', { customers: 1 });
+    const e = await fundedProject(t, { owner: 'events-status' }, { customers: 1 });
     const [a] = e.customers;
     const start = (await eventsOf(e)).length;
     const suspended = await t.request('PUT', `/wallets/status/${a.id}`, { key: e.key, body: { projectId: e.projectId, status: 'suspended' } });
@@ -114,7 +114,7 @@ describe('GET /events: what each change writes', () => {
   });
 
   it('an expiring lot writes points.expired (its expiry transaction, the customer balance), and no transaction.posted for it', async () => {
-    const e = await economy(t, 'events-points', { customers: 1 });
+    const e = await fundedProject(t, { owner: 'events-points' }, { customers: 1 });
     const [a] = e.customers;
     const assets = (await t.request('GET', `/assets?projectId=${e.projectId}`, { key: e.key })).body.assets;
     expect((await t.request('PUT', `/assets/${assets[0].id}`, { key: e.key, body: { expiresAfterSeconds: 1 } })).status).toBe(200);
@@ -138,7 +138,7 @@ async function waitForExpiry(walletId: string): Promise<{ id: string }> {
 
 describe('GET /events: read your writes', () => {
   it('shows a change answered a moment ago even while no sequencer numbers in the background, over REST and GraphQL', async () => {
-    const e = await economy(t, 'events-ryw', { fund: 1, customers: 2 });
+    const e = await fundedProject(t, { owner: 'events-ryw' }, { fund: 1, customers: 2 });
     const sequencer = t.app.services.eventSequencer;
     await sequencer.stop(); // no numbering after commits, no tick: only the read itself can number
     try {
@@ -159,7 +159,7 @@ describe('GET /events: read your writes', () => {
 
 describe('GET /events: read your writes under load', () => {
   it('does not wait for the background numbering, which goes on as long as commits keep coming', async () => {
-    const e = await economy(t, 'events-ryw-busy', { fund: 1, customers: 2 });
+    const e = await fundedProject(t, { owner: 'events-ryw-busy' }, { fund: 1, customers: 2 });
     let release!: () => void;
     const endless = new Promise<void>((resolve) => (release = () => resolve()));
     const numbering = EventRepository.prototype.sequenceCommitted;
@@ -182,9 +182,9 @@ describe('GET /events: read your writes under load', () => {
 });
 
 describe('GET /events: paging, validation, tenancy', () => {
-  let e: Economy;
+  let e: FundedProject;
   beforeAll(async () => {
-    e = await economy(t, 'events-paging', { fund: 1, customers: 2 });
+    e = await fundedProject(t, { owner: 'events-paging' }, { fund: 1, customers: 2 });
     for (let i = 0; i < 9; i++) await transfer(e, { amount: 0.01, from: e.customers[i % 2].id, to: e.customers[(i + 1) % 2].id });
   });
 

@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { economy, ISO_MS, minorBalances, UUID, type Economy } from './ledger-setup.js';
+import { fundedProject, ISO_MS, minorBalances, UUID_RE as UUID, type FundedProject } from '../support/fixtures.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -7,11 +7,11 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const hold = (e: Economy, body: Record<string, unknown>, headers?: Record<string, string>) =>
+const hold = (e: FundedProject, body: Record<string, unknown>, headers?: Record<string, string>) =>
   t.request('POST', '/holds', { key: e.key, headers, body: { currency: e.symbol, projectId: e.projectId, ...body } });
-const capture = (e: Economy, id: string, body: Record<string, unknown> = {}) => t.request('POST', `/holds/${id}/capture`, { key: e.key, body: { projectId: e.projectId, ...body } });
-const voidHold = (e: Economy, id: string) => t.request('POST', `/holds/${id}/void`, { key: e.key, body: { projectId: e.projectId } });
-const balanceOf = async (e: Economy, walletId: string) => (await t.request('GET', `/transactions?walletId=${walletId}`, { key: e.key })).body.balance;
+const capture = (e: FundedProject, id: string, body: Record<string, unknown> = {}) => t.request('POST', `/holds/${id}/capture`, { key: e.key, body: { projectId: e.projectId, ...body } });
+const voidHold = (e: FundedProject, id: string) => t.request('POST', `/holds/${id}/void`, { key: e.key, body: { projectId: e.projectId } });
+const balanceOf = async (e: FundedProject, walletId: string) => (await t.request('GET', `/transactions?walletId=${walletId}`, { key: e.key })).body.balance;
 
 /** Waits until the clock has passed `iso` (a hold's expires_at): expiry is a matter of time, not of an event. */
 async function passed(iso: string): Promise<void> {
@@ -20,9 +20,9 @@ async function passed(iso: string): Promise<void> {
 }
 
 describe('POST /holds', () => {
-  let e: Economy;
+  let e: FundedProject;
   beforeAll(async () => {
-    e = await economy(t, 'holds-create', { fund: 100 });
+    e = await fundedProject(t, { owner: 'holds-create' }, { fund: 100 });
   });
 
   it('reserves available funds without posting, and answers the hold', async () => {
@@ -115,9 +115,9 @@ describe('POST /holds', () => {
 });
 
 describe('capture and void', () => {
-  let e: Economy;
+  let e: FundedProject;
   beforeAll(async () => {
-    e = await economy(t, 'holds-settle', { fund: 100 });
+    e = await fundedProject(t, { owner: 'holds-settle' }, { fund: 100 });
   });
 
   it('captures the whole hold: posts from → to and the hold is captured', async () => {
@@ -188,7 +188,7 @@ describe('capture and void', () => {
   });
 
   it('lets a transfer spend funds of a hold that expired without any release having run', async () => {
-    const x = await economy(t, 'holds-expired-spend', { fund: 10, customers: 2 });
+    const x = await fundedProject(t, { owner: 'holds-expired-spend' }, { fund: 10, customers: 2 });
     const [a, b] = x.customers;
     const { body } = await hold(x, { amount: 10, from: a.id, to: b.id, expiresIn: 1 });
     const blocked = await t.request('POST', '/transactions', { key: x.key, body: { amount: 10, currency: 'PTS', from: a.id, to: b.id, projectId: x.projectId } });
@@ -203,7 +203,7 @@ describe('capture and void', () => {
   it('answers 404 for another owner’s hold and for a hold of another project', async () => {
     const [a, b] = e.customers;
     const { body } = await hold(e, { amount: 1, from: a.id, to: b.id });
-    const other = await economy(t, 'holds-intruder');
+    const other = await fundedProject(t, { owner: 'holds-intruder' });
     expect((await t.request('GET', `/holds/${body.hold.id}`, { key: other.key })).status).toBe(404);
     expect((await t.request('POST', `/holds/${body.hold.id}/capture`, { key: other.key, body: { projectId: other.projectId } })).status).toBe(404);
     expect((await t.request('POST', `/holds/${body.hold.id}/void`, { key: other.key, body: { projectId: e.projectId } })).status).toBe(404);
@@ -216,7 +216,7 @@ describe('capture and void', () => {
 
 describe('GET /holds', () => {
   it('lists a project’s holds newest first, by wallet (either side) and status; projectId is required', async () => {
-    const e = await economy(t, 'holds-list', { fund: 50, customers: 3 });
+    const e = await fundedProject(t, { owner: 'holds-list' }, { fund: 50, customers: 3 });
     const [a, b, c] = e.customers;
     const h1 = (await hold(e, { amount: 1, from: a.id, to: b.id })).body.hold;
     const h2 = (await hold(e, { amount: 2, from: b.id, to: c.id })).body.hold;
@@ -239,7 +239,7 @@ describe('GET /holds', () => {
 
 describe('holds and the lifecycle of wallets and assets', () => {
   it('a wallet with a pending hold on either side cannot close; an asset with holds is in use', async () => {
-    const e = await economy(t, 'holds-close', { fund: 10, customers: 2 });
+    const e = await fundedProject(t, { owner: 'holds-close' }, { fund: 10, customers: 2 });
     const [a, b] = e.customers;
     // b receives nothing yet: empty it first so only the hold stands in the way
     await t.request('POST', '/transactions', { key: e.key, body: { amount: 10, currency: 'PTS', from: b.id, to: e.system.id, projectId: e.projectId } });
@@ -256,6 +256,6 @@ describe('holds and the lifecycle of wallets and assets', () => {
   });
 });
 
-async function statusRoute(e: Economy, walletId: string, status: string) {
+async function statusRoute(e: FundedProject, walletId: string, status: string) {
   return t.request('PUT', `/wallets/status/${walletId}`, { key: e.key, body: { projectId: e.projectId, status } });
 }

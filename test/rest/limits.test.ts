@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { economy, ISO_MS, UUID, type Economy } from './ledger-setup.js';
+import { fundedProject, ISO_MS, UUID_RE as UUID, type FundedProject } from '../support/fixtures.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -7,22 +7,22 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const createLimit = (e: Economy, body: Record<string, unknown>) =>
+const createLimit = (e: FundedProject, body: Record<string, unknown>) =>
   t.request('POST', '/limits', { key: e.key, body: { projectId: e.projectId, currency: e.symbol, windowSeconds: 3600, ...body } });
-const send = (e: Economy, from: string, to: string, amount: number, query = '') =>
+const send = (e: FundedProject, from: string, to: string, amount: number, query = '') =>
   t.request('POST', `/transactions${query}`, { key: e.key, body: { amount, currency: e.symbol, from, to, projectId: e.projectId } });
 /** Customers a, b, c; only a is funded (100), so b and c have received nothing yet (credits count in the window). */
-async function onlyFirstFunded(owner: string): Promise<Economy> {
-  const e = await economy(t, owner, { customers: 3 });
+async function onlyFirstFunded(owner: string): Promise<FundedProject> {
+  const e = await fundedProject(t, { owner: owner }, { customers: 3 });
   expect((await send(e, e.system.id, e.customers[0].id, 100)).status).toBe(201);
   return e;
 }
-const usage = async (e: Economy, walletId: string) => (await t.request('GET', `/wallets/${walletId}/limits`, { key: e.key })).body.limits;
+const usage = async (e: FundedProject, walletId: string) => (await t.request('GET', `/wallets/${walletId}/limits`, { key: e.key })).body.limits;
 
 describe('POST /limits', () => {
-  let e: Economy;
+  let e: FundedProject;
   beforeAll(async () => {
-    e = await economy(t, 'limits-create', { customers: 1 });
+    e = await fundedProject(t, { owner: 'limits-create' }, { customers: 1 });
   });
 
   it('creates a project-wide limit and a wallet limit', async () => {
@@ -58,14 +58,14 @@ describe('POST /limits', () => {
   });
 
   it('answers 404 for another owner’s project, an unknown currency or a wallet of no project of the caller', async () => {
-    const other = await economy(t, 'limits-create-other', { customers: 1, seed: 0 });
+    const other = await fundedProject(t, { owner: 'limits-create-other' }, { customers: 1, systemBalance: 0 });
     expect((await createLimit({ ...e, projectId: other.projectId }, { direction: 'debit', amount: 1 })).status).toBe(404);
     expect((await createLimit(e, { direction: 'debit', amount: 1, currency: 'NOPE' })).body.code).toBe('not_found');
     expect((await createLimit(e, { direction: 'debit', amount: 1, walletId: other.customers[0].id })).body.code).toBe('not_found');
   });
 
   it('allows 50 limits per project, then 403 quota_exceeded', async () => {
-    const full = await economy(t, 'limits-quota', { customers: 0, seed: 0 });
+    const full = await fundedProject(t, { owner: 'limits-quota' }, { customers: 0, systemBalance: 0 });
     for (let i = 0; i < 50; i++) expect((await createLimit(full, { direction: 'credit', amount: i + 1 })).status).toBe(201);
     const over = await createLimit(full, { direction: 'debit', amount: 1 });
     expect(over.status).toBe(403);
@@ -75,7 +75,7 @@ describe('POST /limits', () => {
 
 describe('GET /limits and DELETE /limits/{id}', () => {
   it('lists oldest first, filters by a wallet’s own limits, pages, and deletes', async () => {
-    const e = await economy(t, 'limits-list', { customers: 1 });
+    const e = await fundedProject(t, { owner: 'limits-list' }, { customers: 1 });
     const a = (await createLimit(e, { direction: 'debit', amount: 1 })).body.limit;
     const b = (await createLimit(e, { direction: 'credit', amount: 2, walletId: e.customers[0].id })).body.limit;
     const c = (await createLimit(e, { direction: 'debit', amount: 3, walletId: e.system.id })).body.limit;
@@ -90,7 +90,7 @@ describe('GET /limits and DELETE /limits/{id}', () => {
     const gone = await t.request('DELETE', `/limits/${a.id}`, { key: e.key });
     expect(gone).toMatchObject({ status: 200, body: { id: a.id, deleted: true } });
     expect((await t.request('DELETE', `/limits/${a.id}`, { key: e.key })).status).toBe(404);
-    const stranger = await economy(t, 'limits-list-stranger', { customers: 0, seed: 0 });
+    const stranger = await fundedProject(t, { owner: 'limits-list-stranger' }, { customers: 0, systemBalance: 0 });
     expect((await t.request('DELETE', `/limits/${b.id}`, { key: stranger.key })).status).toBe(404);
     expect((await t.request('GET', `/limits?projectId=${e.projectId}`, { key: stranger.key })).status).toBe(404);
   });
@@ -98,7 +98,7 @@ describe('GET /limits and DELETE /limits/{id}', () => {
 
 describe('limit_exceeded on postings', () => {
   it('refuses a transfer past a debit limit with limitId and remaining, after wallet_inactive and insufficient_funds', async () => {
-    const e = await economy(t, 'limits-debit', { fund: 100 });
+    const e = await fundedProject(t, { owner: 'limits-debit' }, { fund: 100 });
     const [a, b] = e.customers;
     const limit = (await createLimit(e, { direction: 'debit', amount: 10 })).body.limit;
     expect((await send(e, a.id, b.id, 6)).status).toBe(201);
@@ -129,7 +129,7 @@ describe('limit_exceeded on postings', () => {
   });
 
   it('counts seeds against the seeded system wallet’s own credit limit', async () => {
-    const e = await economy(t, 'limits-seed', { customers: 0, seed: 0 });
+    const e = await fundedProject(t, { owner: 'limits-seed' }, { customers: 0, systemBalance: 0 });
     const limit = (await createLimit(e, { direction: 'credit', amount: 100, walletId: e.system.id })).body.limit;
     const seed = (amount: number) => t.request('POST', '/transactions/seed', { key: e.key, body: { amount, currency: e.symbol, projectId: e.projectId, to: e.system.id } });
     expect((await seed(70)).status).toBe(201);
@@ -137,7 +137,7 @@ describe('limit_exceeded on postings', () => {
   });
 
   it('counts reward flows like transfers', async () => {
-    const e = await economy(t, 'limits-flow', { customers: 1 });
+    const e = await fundedProject(t, { owner: 'limits-flow' }, { customers: 1 });
     await createLimit(e, { direction: 'credit', amount: 3 });
     const reward = (amount: number) => t.request('POST', '/webhook', { key: e.key, body: { flowId: 'reward', projectId: e.projectId, values: { to: e.customers[0].id, amount } } });
     expect((await reward(2)).status).toBe(200);
@@ -160,7 +160,7 @@ describe('limit_exceeded on postings', () => {
   });
 
   it('counts batch legs cumulatively and names the refused leg', async () => {
-    const e = await economy(t, 'limits-batch', { fund: 100 });
+    const e = await fundedProject(t, { owner: 'limits-batch' }, { fund: 100 });
     const [a, b] = e.customers;
     const limit = (await createLimit(e, { direction: 'debit', amount: 10 })).body.limit;
     const leg = (amount: number) => ({ amount, currency: e.symbol, from: a.id, to: b.id });
@@ -175,11 +175,11 @@ describe('limit_exceeded on postings', () => {
 });
 
 describe('limits and holds', () => {
-  const hold = (e: Economy, from: string, to: string, amount: number, query = '') =>
+  const hold = (e: FundedProject, from: string, to: string, amount: number, query = '') =>
     t.request('POST', `/holds${query}`, { key: e.key, body: { amount, currency: e.symbol, from, to, projectId: e.projectId } });
 
   it('counts a pending hold at creation; void frees it; capture is not checked again against the sender', async () => {
-    const e = await economy(t, 'limits-holds', { fund: 100 });
+    const e = await fundedProject(t, { owner: 'limits-holds' }, { fund: 100 });
     const [a, b] = e.customers;
     const limit = (await createLimit(e, { direction: 'debit', amount: 10 })).body.limit;
     const first = (await hold(e, a.id, b.id, 6)).body.hold;
@@ -208,7 +208,7 @@ describe('limits and holds', () => {
   });
 
   it('dry runs check limits and leave no usage', async () => {
-    const e = await economy(t, 'limits-dry', { fund: 100 });
+    const e = await fundedProject(t, { owner: 'limits-dry' }, { fund: 100 });
     const [a, b] = e.customers;
     const limit = (await createLimit(e, { direction: 'debit', amount: 10 })).body.limit;
     const dry = await send(e, a.id, b.id, 10, '?dryRun=true');
@@ -226,8 +226,8 @@ describe('limits and holds', () => {
 
 describe('GET /wallets/{id}/limits', () => {
   it('answers 404 for another owner’s wallet and 400 for a malformed id', async () => {
-    const e = await economy(t, 'limits-usage', { customers: 1, seed: 0 });
-    const stranger = await economy(t, 'limits-usage-stranger', { customers: 0, seed: 0 });
+    const e = await fundedProject(t, { owner: 'limits-usage' }, { customers: 1, systemBalance: 0 });
+    const stranger = await fundedProject(t, { owner: 'limits-usage-stranger' }, { customers: 0, systemBalance: 0 });
     expect((await t.request('GET', `/wallets/${e.customers[0].id}/limits`, { key: stranger.key })).status).toBe(404);
     expect((await t.request('GET', '/wallets/nope/limits', { key: e.key })).status).toBe(400);
   });

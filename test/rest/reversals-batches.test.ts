@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { economy, minorBalances, type Economy } from './ledger-setup.js';
+import { fundedProject, minorBalances, type FundedProject } from '../support/fixtures.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -7,10 +7,10 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const post = (e: Economy, path: string, body: Record<string, unknown>, headers?: Record<string, string>) =>
+const post = (e: FundedProject, path: string, body: Record<string, unknown>, headers?: Record<string, string>) =>
   t.request('POST', path, { key: e.key, headers, body: { projectId: e.projectId, ...body } });
-const transfer = (e: Economy, body: Record<string, unknown>) => post(e, '/transactions', { currency: e.symbol, ...body });
-const reverse = (e: Economy, id: string, body: Record<string, unknown> = {}) => post(e, `/transactions/${id}/reverse`, body);
+const transfer = (e: FundedProject, body: Record<string, unknown>) => post(e, '/transactions', { currency: e.symbol, ...body });
+const reverse = (e: FundedProject, id: string, body: Record<string, unknown> = {}) => post(e, `/transactions/${id}/reverse`, body);
 
 async function mintedMinusReturned(projectId: number): Promise<bigint> {
   const [row] = await t.db.query<{ n: string }>(
@@ -23,9 +23,9 @@ async function mintedMinusReturned(projectId: number): Promise<bigint> {
 const sum = (m: Map<string, bigint>) => [...m.values()].reduce((x, y) => x + y, 0n);
 
 describe('POST /transactions/{id}/reverse', () => {
-  let e: Economy;
+  let e: FundedProject;
   beforeAll(async () => {
-    e = await economy(t, 'reverse', { fund: 100 });
+    e = await fundedProject(t, { owner: 'reverse' }, { fund: 100 });
   });
 
   it('reverses part, then the rest by default; reverses/reversedAmount on both; the cap holds', async () => {
@@ -64,7 +64,7 @@ describe('POST /transactions/{id}/reverse', () => {
   });
 
   it('needs the receiver to have the amount available, and both wallets active', async () => {
-    const x = await economy(t, 'reverse-funds', { fund: 10, customers: 3 });
+    const x = await fundedProject(t, { owner: 'reverse-funds' }, { fund: 10, customers: 3 });
     const [a, b, c] = x.customers;
     const original = (await transfer(x, { amount: 10, from: a.id, to: b.id })).body.transaction;
     await transfer(x, { amount: 15, from: b.id, to: c.id });
@@ -80,7 +80,7 @@ describe('POST /transactions/{id}/reverse', () => {
   });
 
   it('returns a seed to @mint: conservation is seeded − returned', async () => {
-    const x = await economy(t, 'reverse-seed', { fund: 0, seed: 100 });
+    const x = await fundedProject(t, { owner: 'reverse-seed' }, { fund: 0, systemBalance: 100 });
     const [seedTx] = (await t.request('GET', `/transactions?walletId=${x.system.id}`, { key: x.key })).body.transactions;
     const res = await reverse(x, seedTx.id, { amount: 40 });
     expect(res.status).toBe(201);
@@ -99,7 +99,7 @@ describe('POST /transactions/{id}/reverse', () => {
     expect(second.body).toEqual(first.body);
     const [row] = await t.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM transactions WHERE reverses = $1`, [original.id]);
     expect(row.n).toBe('1');
-    const other = await economy(t, 'reverse-intruder');
+    const other = await fundedProject(t, { owner: 'reverse-intruder' });
     expect((await reverse(other, original.id)).status).toBe(404);
     expect((await t.request('POST', `/transactions/${original.id}/reverse`, { key: e.key, body: { projectId: other.projectId } })).status).toBe(404);
     expect((await t.request('POST', `/transactions/nope/reverse`, { key: e.key, body: { projectId: e.projectId } })).status).toBe(400);
@@ -108,9 +108,9 @@ describe('POST /transactions/{id}/reverse', () => {
 });
 
 describe('POST /transactions/batch', () => {
-  let e: Economy;
+  let e: FundedProject;
   beforeAll(async () => {
-    e = await economy(t, 'batch', { fund: 10, customers: 3 });
+    e = await fundedProject(t, { owner: 'batch' }, { fund: 10, customers: 3 });
   });
 
   it('posts every leg in order, a later leg spending what an earlier one credited', async () => {
@@ -176,12 +176,12 @@ describe('POST /transactions/batch', () => {
   });
 
   it('references on transfers and seeds: unique per project, 409 with existingId', async () => {
-    const x = await economy(t, 'references', { fund: 10 });
+    const x = await fundedProject(t, { owner: 'references' }, { fund: 10 });
     const [a, b] = x.customers;
     const first = (await transfer(x, { amount: 1, from: a.id, to: b.id, reference: 'ord#1' })).body.transaction;
     const dup = await post(x, '/transactions/seed', { amount: 1, currency: 'PTS', to: x.system.id, reference: 'ord#1' });
     expect(dup.body).toEqual({ code: 'conflict', message: expect.any(String), details: { existingId: first.id } });
-    const other = await economy(t, 'references-2');
+    const other = await fundedProject(t, { owner: 'references-2' });
     const elsewhere = await post(other, '/transactions/seed', { amount: 1, currency: 'PTS', to: other.system.id, reference: 'ord#1' });
     expect(elsewhere.status).toBe(201);
     // a refused posting does not keep its reference

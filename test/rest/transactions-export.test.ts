@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { economy, type Economy } from './ledger-setup.js';
+import { fundedProject, type FundedProject } from '../support/fixtures.js';
 
 /** GET /transactions/export (CONTRACT §21): formats, one snapshot, streamed, released when the client leaves. */
 let t: TestApp;
@@ -9,12 +9,12 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function posted(e: Economy, path: string, body: Record<string, unknown>): Promise<any> {
+async function posted(e: FundedProject, path: string, body: Record<string, unknown>): Promise<any> {
   const res = await t.request('POST', path, { key: e.key, body: { projectId: e.projectId, ...body } });
   if (res.status !== 201) throw new Error(`${path}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.transaction;
 }
-const exportUrl = (e: Economy, query = '') => `${t.baseUrl}/transactions/export?projectId=${e.projectId}${query}`;
+const exportUrl = (e: FundedProject, query = '') => `${t.baseUrl}/transactions/export?projectId=${e.projectId}${query}`;
 
 /** RFC 4180 records (quoted fields with "" escapes, CRLF between records). */
 function parseCsv(text: string): string[][] {
@@ -38,7 +38,7 @@ function parseCsv(text: string): string[][] {
 }
 
 /** `n` seeds into the system wallet, written straight in SQL (a large history, quickly). */
-async function bulkSeeds(e: Economy, n: number): Promise<void> {
+async function bulkSeeds(e: FundedProject, n: number): Promise<void> {
   await t.db.query(
     `INSERT INTO transactions (project_id, asset_id, kind, to_wallet_id, amount, to_balance, to_count, metadata)
      SELECT p.id, p.asset_id, 'seed', $2, 1, 1000 + g, 1 + g, json_build_object('n', g) FROM projects p, generate_series(1, $3::int) g WHERE p.id = $1`,
@@ -48,7 +48,7 @@ async function bulkSeeds(e: Economy, n: number): Promise<void> {
 
 describe('GET /transactions/export', () => {
   it('ndjson (default): every transaction, oldest first, each line the transaction as POST /transactions answered it', async () => {
-    const e = await economy(t, 'export-ndjson', { customers: 2, seed: 0 });
+    const e = await fundedProject(t, { owner: 'export-ndjson' }, { customers: 2, systemBalance: 0 });
     const [a, b] = e.customers;
     const seed = (await posted(e, '/transactions/seed', { amount: 100, currency: e.symbol, to: e.system.id }))[0];
     const t1 = await posted(e, '/transactions', { amount: 10, currency: e.symbol, from: e.system.id, to: a.id, reference: 'r-1', metadata: { k: 'v' } });
@@ -67,7 +67,7 @@ describe('GET /transactions/export', () => {
   });
 
   it('csv: RFC 4180 with the header, CRLF records, empty nulls, metadata as JSON text; parses back', async () => {
-    const e = await economy(t, 'export-csv', { customers: 1, seed: 100 });
+    const e = await fundedProject(t, { owner: 'export-csv' }, { customers: 1, systemBalance: 100 });
     const metadata = { note: 'a "quoted", comma\nand a new line', emoji: 'é ✓ 😀' };
     const tx = await posted(e, '/transactions', { amount: 1.25, currency: e.symbol, from: e.system.id, to: e.customers[0].id, reference: 'ref:#1/x', metadata });
     const res = await fetch(exportUrl(e, '&format=csv'), { headers: { api_key: e.key } });
@@ -82,7 +82,7 @@ describe('GET /transactions/export', () => {
   });
 
   it('reads one snapshot taken when it starts: postings made while it streams are not in it', async () => {
-    const e = await economy(t, 'export-snapshot', { customers: 1, seed: 100 });
+    const e = await fundedProject(t, { owner: 'export-snapshot' }, { customers: 1, systemBalance: 100 });
     await bulkSeeds(e, 20_000);
     const res = await fetch(exportUrl(e), { headers: { api_key: e.key } });
     expect(res.status).toBe(200);
@@ -99,7 +99,7 @@ describe('GET /transactions/export', () => {
   });
 
   it('releases its connection when the client goes away mid-stream: the backend ends its query', async () => {
-    const e = await economy(t, 'export-abort', { customers: 1, seed: 100 });
+    const e = await fundedProject(t, { owner: 'export-abort' }, { customers: 1, systemBalance: 100 });
     await bulkSeeds(e, 50_000);
     const abort = new AbortController();
     const res = await fetch(exportUrl(e), { headers: { api_key: e.key }, signal: abort.signal });
@@ -117,14 +117,14 @@ describe('GET /transactions/export', () => {
     ['an unknown format', '&format=xml', 400],
     ['a since without offset', '&since=2026-01-01T00:00:00', 400],
   ])('%s: 400 with the error body', async (_name, query, status) => {
-    const e = await economy(t, `export-bad-${status}-${query.length}`, { customers: 0, seed: 0 });
+    const e = await fundedProject(t, { owner: `export-bad-${status}-${query.length}` }, { customers: 0, systemBalance: 0 });
     const res = await t.request('GET', `/transactions/export?projectId=${e.projectId}${query}`, { key: e.key });
     expect(res.status).toBe(status);
     expect(res.body.code).toBe('validation_error');
   });
 
   it('another owner\'s project: 404 not_found, before any byte of export', async () => {
-    const e = await economy(t, 'export-tenant', { customers: 0, seed: 0 });
+    const e = await fundedProject(t, { owner: 'export-tenant' }, { customers: 0, systemBalance: 0 });
     const intruder = await t.issueKey('export-intruder', 'pro');
     const res = await t.request('GET', `/transactions/export?projectId=${e.projectId}`, { key: intruder });
     expect(res.status).toBe(404);

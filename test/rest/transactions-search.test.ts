@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { economy, type Economy } from './ledger-setup.js';
+import { fundedProject, type FundedProject } from '../support/fixtures.js';
 
 /** GET /transactions/search (CONTRACT §21): every filter, paging while postings go on, refusals, tenancy. */
 let t: TestApp;
@@ -8,14 +8,14 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function posted(e: Economy, path: string, body: Record<string, unknown>): Promise<any> {
+async function posted(e: FundedProject, path: string, body: Record<string, unknown>): Promise<any> {
   const res = await t.request('POST', path, { key: e.key, body: { projectId: e.projectId, ...body } });
   if (res.status !== 201) throw new Error(`${path}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.transaction;
 }
-const transfer = (e: Economy, body: Record<string, unknown>) => posted(e, '/transactions', { currency: e.symbol, ...body });
-const search = (e: Economy, query: string, key = e.key) => t.request('GET', `/transactions/search?projectId=${e.projectId}${query ? `&${query}` : ''}`, { key });
-async function found(e: Economy, query: string): Promise<any[]> {
+const transfer = (e: FundedProject, body: Record<string, unknown>) => posted(e, '/transactions', { currency: e.symbol, ...body });
+const search = (e: FundedProject, query: string, key = e.key) => t.request('GET', `/transactions/search?projectId=${e.projectId}${query ? `&${query}` : ''}`, { key });
+async function found(e: FundedProject, query: string): Promise<any[]> {
   const res = await search(e, query);
   if (res.status !== 200) throw new Error(`search ${query}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.transactions;
@@ -23,7 +23,7 @@ async function found(e: Economy, query: string): Promise<any[]> {
 const ids = (rows: any[]) => rows.map((row) => row.id);
 
 describe('GET /transactions/search: filters', () => {
-  let e: Economy;
+  let e: FundedProject;
   let seed: any;
   let a2b: any;
   let b2a: any;
@@ -32,7 +32,7 @@ describe('GET /transactions/search: filters', () => {
   let reversal: any;
   let second: any;
   beforeAll(async () => {
-    e = await economy(t, 'search-filters', { customers: 3, fund: 0, seed: 0 });
+    e = await fundedProject(t, { owner: 'search-filters' }, { customers: 3, fund: 0, systemBalance: 0 });
     const [a, b] = e.customers;
     seed = (await posted(e, '/transactions/seed', { amount: 1000, currency: e.symbol, to: e.system.id }))[0];
     await transfer(e, { amount: 100, from: e.system.id, to: a.id, reference: 'fund_a' });
@@ -112,7 +112,7 @@ describe('GET /transactions/search: filters', () => {
 
 describe('GET /transactions/search: @expired', () => {
   it('to=@expired lists the expiries', async () => {
-    const e = await economy(t, 'search-expired', { customers: 2, seed: 100 });
+    const e = await fundedProject(t, { owner: 'search-expired' }, { customers: 2, systemBalance: 100 });
     const [{ id: assetId }] = (await t.request('GET', `/assets?projectId=${e.projectId}`, { key: e.key })).body.assets;
     expect((await t.request('PUT', `/assets/${assetId}`, { key: e.key, body: { expiresAfterSeconds: 3600 } })).status).toBe(200);
     const [c] = e.customers;
@@ -127,7 +127,7 @@ describe('GET /transactions/search: @expired', () => {
 
 describe('GET /transactions/search: paging', () => {
   it('pages newest first with nextAfter, no gaps or repeats while postings go on', async () => {
-    const e = await economy(t, 'search-paging', { customers: 2, seed: 1000 });
+    const e = await fundedProject(t, { owner: 'search-paging' }, { customers: 2, systemBalance: 1000 });
     const [a, b] = e.customers;
     // a batch: many rows of one instant, ordered by commit order
     await posted(e, '/transactions/batch', { transfers: Array.from({ length: 6 }, () => ({ amount: 1, currency: e.symbol, from: e.system.id, to: a.id })) });
@@ -159,9 +159,9 @@ describe('GET /transactions/search: paging', () => {
 });
 
 describe('GET /transactions/search: refusals and tenancy', () => {
-  let e: Economy;
+  let e: FundedProject;
   beforeAll(async () => {
-    e = await economy(t, 'search-refusals', { customers: 1 });
+    e = await fundedProject(t, { owner: 'search-refusals' }, { customers: 1 });
   });
 
   it.each([
@@ -186,7 +186,7 @@ describe('GET /transactions/search: refusals and tenancy', () => {
   });
 
   it.each([['walletId'], ['from'], ['to']])('a %s naming no wallet of the project: 404 not_found', async (field) => {
-    const other = await economy(t, `search-other-${field}`, { customers: 1 });
+    const other = await fundedProject(t, { owner: `search-other-${field}` }, { customers: 1 });
     for (const ref of ['nobody', other.customers[0].id, '@elsewhere']) {
       const res = await search(e, `${field}=${encodeURIComponent(ref)}`);
       expect(res.status).toBe(404);

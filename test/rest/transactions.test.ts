@@ -1,11 +1,11 @@
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { economy, ISO_MS, minorBalances, transactionCount, UUID, type Economy } from './ledger-setup.js';
+import { fundedProject, ISO_MS, minorBalances, transactionCount, UUID_RE as UUID, type FundedProject } from '../support/fixtures.js';
 
 let t: TestApp;
-let e: Economy;
+let e: FundedProject;
 beforeAll(async () => {
   t = await startTestApp();
-  e = await economy(t, 'ledger-owner', { customers: 3, seed: 1000, fund: 100 });
+  e = await fundedProject(t, { owner: 'ledger-owner' }, { customers: 3, systemBalance: 1000, fund: 100 });
 });
 afterAll(() => t.close());
 
@@ -142,9 +142,9 @@ describe('POST /transactions/seed', () => {
 });
 
 describe('GET /transactions', () => {
-  let h: Economy;
+  let h: FundedProject;
   beforeAll(async () => {
-    h = await economy(t, 'history-owner', { customers: 2, seed: 100, fund: 0 });
+    h = await fundedProject(t, { owner: 'history-owner' }, { customers: 2, systemBalance: 100, fund: 0 });
     const [a, b] = h.customers;
     const steps: [string, string, number][] = [[h.system.id, a.id, 50], [a.id, b.id, 10.5], [b.id, a.id, 0.25], [a.id, b.id, 3], [h.system.id, b.id, 1]];
     for (const [from, to, amount] of steps) {
@@ -252,7 +252,7 @@ describe('Idempotency-Key on POST /transactions', () => {
   });
 
   it('scopes keys per owner', async () => {
-    const other = await economy(t, 'other-idem', { customers: 2, seed: 10, fund: 1 });
+    const other = await fundedProject(t, { owner: 'other-idem' }, { customers: 2, systemBalance: 10, fund: 1 });
     const headers = { 'idempotency-key': 'shared-key' };
     const mine = await transfer({ amount: 1, from: e.customers[0].id, to: e.customers[1].id }, e.key, headers);
     const theirs = await t.request('POST', '/transactions', { key: other.key, headers, body: { amount: 1, currency: 'PTS', projectId: other.projectId, from: other.customers[0].id, to: other.customers[1].id } });
@@ -283,9 +283,9 @@ describe('amounts the double would alter (16–17 significant digits) land exact
   const post = (path: string, key: string, body: Record<string, unknown>, amountText: string, headers?: Record<string, string>) =>
     t.request('POST', path, { key, raw: rawBody(body, amountText), headers });
 
-  let x: Economy;
+  let x: FundedProject;
   beforeAll(async () => {
-    x = await economy(t, 'exact-owner', { fractions: 8, customers: 2, seed: 0, symbol: 'EXA' });
+    x = await fundedProject(t, { owner: 'exact-owner' }, { fractions: 8, customers: 2, systemBalance: 0, symbol: 'EXA' });
   });
 
   it('seeds and transfers 82241598.62827704 with 8 fractions to the last digit (the double is …703)', async () => {
@@ -310,7 +310,7 @@ describe('amounts the double would alter (16–17 significant digits) land exact
   });
 
   it('seeds 90071992547409.91 with 2 fractions (2^53-1 minor units) exactly, not .90', async () => {
-    const y = await economy(t, 'exact-owner-2', { fractions: 2, customers: 1, seed: 0 });
+    const y = await fundedProject(t, { owner: 'exact-owner-2' }, { fractions: 2, customers: 1, systemBalance: 0 });
     const seeded = await post('/transactions/seed', y.key, { currency: 'PTS', projectId: y.projectId, to: y.system.id }, '90071992547409.91');
     expect(seeded.status).toBe(201);
     expect((await minorBalances(t, y.projectId)).get(y.system.id)).toBe(9007199254740991n);

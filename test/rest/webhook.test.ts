@@ -1,11 +1,11 @@
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { economy, minorBalances, transactionCount, type Economy } from './ledger-setup.js';
+import { fundedProject, minorBalances, transactionCount, type FundedProject } from '../support/fixtures.js';
 
 let t: TestApp;
-let e: Economy;
+let e: FundedProject;
 beforeAll(async () => {
   t = await startTestApp();
-  e = await economy(t, 'hook-owner', { customers: 2, seed: 1000, fund: 10, exchangeRate: 1.5 });
+  e = await fundedProject(t, { owner: 'hook-owner' }, { customers: 2, systemBalance: 1000, fund: 10, exchangeRate: 1.5 });
 });
 afterAll(() => t.close());
 
@@ -35,7 +35,7 @@ describe('POST /webhook', () => {
   });
 
   it('refuses fiatAmount on a project without supportExchangeRate', async () => {
-    const plain = await economy(t, 'hook-plain', { customers: 1, seed: 10 });
+    const plain = await fundedProject(t, { owner: 'hook-plain' }, { customers: 1, systemBalance: 10 });
     const res = await t.request('POST', '/webhook', { key: plain.key, body: { flowId: 'reward', projectId: plain.projectId, values: { to: plain.customers[0].id, fiatAmount: 1 } } });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('validation_error');
@@ -151,14 +151,14 @@ describe('POST /webhook: the stored call commits with its posting (CONTRACT §16
 });
 
 describe('POST /webhook amounts the double would alter', () => {
-  const rawHook = (x: Economy, flowId: string, values: Record<string, unknown>, field: string, text: string) =>
+  const rawHook = (x: FundedProject, flowId: string, values: Record<string, unknown>, field: string, text: string) =>
     t.request('POST', '/webhook', {
       key: x.key,
       raw: JSON.stringify({ flowId, projectId: x.projectId, values: { ...values, [field]: '@N@' } }).replace('"@N@"', text),
     });
 
   it('rewards amount and fiatAmount 82241598.62827704 (8 fractions) to the last digit, and stores the value as sent', async () => {
-    const x = await economy(t, 'hook-exact', { fractions: 8, customers: 1, seed: 0, exchangeRate: 1 });
+    const x = await fundedProject(t, { owner: 'hook-exact' }, { fractions: 8, customers: 1, systemBalance: 0, exchangeRate: 1 });
     const seed = JSON.stringify({ currency: 'PTS', projectId: x.projectId, to: x.system.id, amount: '@N@' }).replace('"@N@"', '82241598.62827704');
     for (let i = 0; i < 2; i++) expect((await t.request('POST', '/transactions/seed', { key: x.key, raw: seed })).status).toBe(201);
     expect((await minorBalances(t, x.projectId)).get(x.system.id)).toBe(16448319725655408n);

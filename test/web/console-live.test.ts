@@ -5,7 +5,7 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 /**
  * The console's live balances (src/web/console/live.js) against the real service, outside a
  * browser: Node 24 has the WebSocket and URL globals the page uses; graphql-ws stands in for its
- * UMD build. The browser test (test/browser) drives the whole page.
+ * UMD build. The browser test (test/web/browser) drives the whole page.
  */
 let t: TestApp;
 let p: FundedProject;

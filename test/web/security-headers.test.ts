@@ -3,7 +3,7 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 /**
  * CONTRACT §18, browser pages: a Content-Security-Policy that forbids framing and names no source
  * outside the service's own origin, nosniff and no referrer; JSON answers carry nosniff too. What
- * the pages load under that policy without a violation is the browser test's (test/browser).
+ * the pages load under that policy without a violation is the browser test's (test/web/browser).
  */
 let t: TestApp;
 let key: string;

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fundedProject, transfer, type FundedProject } from '../../support/fixtures.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
-import { ROOT, spawnNode, withTimeout } from '../../process/support.js';
+import { ROOT, spawnNode, withTimeout } from '../../system/support/process.js';
 import { journaled, journalOf, verifyOf } from './journal-support.js';
 import { JournalRepository } from '../../../src/domain/journal/journal.repository.js';
 import { JournalVerifier } from '../../../src/domain/journal/journal-verifier.js';

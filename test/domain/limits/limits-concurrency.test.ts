@@ -1,4 +1,4 @@
-import { economy, type Economy } from '../../rest/ledger-setup.js';
+import { fundedProject, type FundedProject } from '../../support/fixtures.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 
 /**
@@ -8,11 +8,11 @@ import { startTestApp, type TestApp } from '../../support/test-app.js';
  */
 let one: TestApp;
 let two: TestApp;
-let e: Economy;
+let e: FundedProject;
 beforeAll(async () => {
   one = await startTestApp();
   two = await startTestApp({ databaseUrl: one.databaseUrl });
-  e = await economy(one, 'limits-race', { fund: 100, customers: 3 });
+  e = await fundedProject(one, { owner: 'limits-race' }, { fund: 100, customers: 3 });
 });
 afterAll(async () => {
   await two.close();

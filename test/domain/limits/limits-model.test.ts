@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { economy, type Economy } from '../../rest/ledger-setup.js';
+import { fundedProject, type FundedProject } from '../../support/fixtures.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 
 /**
@@ -71,7 +71,7 @@ class Model {
   }
 }
 
-async function run(e: Economy, ids: { debit: string; credit: string }, plan: Step[]): Promise<void> {
+async function run(e: FundedProject, ids: { debit: string; credit: string }, plan: Step[]): Promise<void> {
   const [a, b, c] = e.customers;
   const m = new Model();
   const at = (iso: string) => Date.parse(iso) + m.shiftMs;
@@ -143,7 +143,7 @@ describe('used and remaining against a model', () => {
     await fc.assert(
       fc.asyncProperty(steps, async (plan) => {
         // a fresh project per sequence: a's funds (from before the limits) never run short, b starts with nothing received
-        const e = await economy(t, `limits-model-${n++}`, { customers: 3, seed: 100_000 });
+        const e = await fundedProject(t, { owner: `limits-model-${n++}` }, { customers: 3, systemBalance: 100_000 });
         const fund = await t.request('POST', '/transactions', { key: e.key, body: { amount: 10_000, currency: e.symbol, from: e.system.id, to: e.customers[0].id, projectId: e.projectId } });
         expect(fund.status).toBe(201);
         const limit = async (body: Record<string, unknown>) =>

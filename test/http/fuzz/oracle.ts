@@ -1,5 +1,5 @@
 import { ERROR_STATUS } from '../../../src/domain/errors.js';
-import type { Queryable } from '../../reliability/support/invariants.js';
+import type { Queryable } from '../../system/support/invariants.js';
 
 /** Why a REST answer breaks the contract for a certainly-invalid request (null: it does not). */
 export function restAnswerProblem(status: number, body: unknown): string | null {

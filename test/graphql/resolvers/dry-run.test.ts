@@ -1,0 +1,121 @@
+import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { fundedProject, type FundedProject } from '../../support/fixtures.js';
+
+/**
+ * `dryRun: true` on the six posting mutations (CONTRACT §24): the same payload as the real
+ * mutation, the same errors, nothing written. The payload types are the real ones (no marker
+ * field): the caller asked for the dry run (docs/decisions.md).
+ */
+let t: TestApp;
+let e: FundedProject;
+beforeAll(async () => {
+  t = await startTestApp();
+  e = await fundedProject(t, { owner: 'gql-dry' }, { fund: 100, customers: 2 });
+});
+afterAll(() => t.close());
+
+const gql = async (query: string, variables: Record<string, unknown> = {}, key = e.key) => (await t.graphql(key, query, variables)).body;
+
+async function written(): Promise<unknown> {
+  const [row] = await t.db.query(
+    `SELECT (SELECT count(*) FROM transactions)::int AS transactions, (SELECT count(*) FROM holds)::int AS holds,
+            (SELECT count(*) FROM events)::int AS events, (SELECT count(*) FROM idempotency_keys)::int AS idempotency,
+            (SELECT json_agg(json_build_array(wallet_id, asset_id, amount::text, held::text) ORDER BY wallet_id, asset_id) FROM balances) AS balances,
+            (SELECT json_agg(json_build_array(id, status, captured_amount::text) ORDER BY id) FROM holds) AS hold_states,
+            (SELECT json_agg(json_build_array(id, reversed_amount::text) ORDER BY id) FROM transactions) AS reversed`,
+  );
+  return row;
+}
+
+const TX = 'id amount currency balance from to reverses reversedAmount reference metadata';
+const HOLD = 'id amount status capturedAmount from to reference';
+const TRANSFER = `mutation($input: TransferInput!, $dry: Boolean, $key: String) { transfer(input: $input, dryRun: $dry, idempotencyKey: $key) { ${TX} } }`;
+const SEED = `mutation($input: SeedInput!, $dry: Boolean) { seed(input: $input, dryRun: $dry) { ${TX} } }`;
+const BATCH = `mutation($p: ID!, $legs: [BatchTransferInput!]!, $dry: Boolean) { transferBatch(projectId: $p, transfers: $legs, dryRun: $dry) { ${TX} } }`;
+const REVERSE = `mutation($id: ID!, $p: ID!, $amount: Decimal, $dry: Boolean) { reverseTransaction(id: $id, projectId: $p, amount: $amount, dryRun: $dry) { ${TX} } }`;
+const CREATE = `mutation($p: ID!, $from: String!, $to: String!, $amount: Decimal!, $dry: Boolean) { createHold(projectId: $p, currency: "PTS", from: $from, to: $to, amount: $amount, dryRun: $dry) { ${HOLD} } }`;
+const CAPTURE = `mutation($id: ID!, $p: ID!, $amount: Decimal, $dry: Boolean) { captureHold(id: $id, projectId: $p, amount: $amount, dryRun: $dry) { transaction { ${TX} } hold { ${HOLD} transactionId } } }`;
+
+const withoutId = ({ id: _id, ...rest }: Record<string, unknown>) => rest;
+
+/** Runs `query` as a dry run, checks nothing was written, then for real; both payloads. */
+async function dryThenReal(query: string, variables: Record<string, unknown>): Promise<{ dry: any; real: any }> {
+  const before = await written();
+  const dry = await gql(query, { ...variables, dry: true });
+  expect(await written()).toEqual(before);
+  const real = await gql(query, { ...variables, dry: false });
+  return { dry, real };
+}
+
+describe('dryRun on the posting mutations', () => {
+  const p = () => String(e.projectId);
+
+  it('transfer, seed and transferBatch answer the real payload and write nothing', async () => {
+    const [a, b] = e.customers;
+    const transfer = await dryThenReal(TRANSFER, { input: { projectId: p(), currency: 'PTS', from: a.id, to: b.id, amount: '7.25', reference: 'g-dry-1' } });
+    expect(transfer.dry.errors).toBeUndefined();
+    expect(transfer.dry.data.transfer).toMatchObject({ amount: '7.25', balance: '92.75', reference: 'g-dry-1' });
+    expect(withoutId(transfer.real.data.transfer)).toEqual(withoutId(transfer.dry.data.transfer));
+    const seed = await dryThenReal(SEED, { input: { projectId: p(), currency: 'PTS', to: e.system.id, amount: 5 } });
+    expect(seed.dry.data.seed).toMatchObject({ amount: '5', from: '@mint' });
+    expect(withoutId(seed.real.data.seed)).toEqual(withoutId(seed.dry.data.seed));
+    const legs = [{ currency: 'PTS', from: b.id, to: a.id, amount: 1 }, { currency: 'PTS', from: a.id, to: b.id, amount: 2 }];
+    const batch = await dryThenReal(BATCH, { p: p(), legs });
+    expect(batch.dry.data.transferBatch).toHaveLength(2);
+    expect(batch.real.data.transferBatch.map(withoutId)).toEqual(batch.dry.data.transferBatch.map(withoutId));
+  });
+
+  it('reverseTransaction, createHold and captureHold answer the real payload and write nothing', async () => {
+    const [a, b] = e.customers;
+    const original = (await gql(TRANSFER, { input: { projectId: p(), currency: 'PTS', from: a.id, to: b.id, amount: 10 } })).data.transfer;
+    const reverse = await dryThenReal(REVERSE, { id: original.id, p: p(), amount: 4 });
+    expect(reverse.dry.data.reverseTransaction).toMatchObject({ amount: '4', reverses: original.id });
+    expect(withoutId(reverse.real.data.reverseTransaction)).toEqual(withoutId(reverse.dry.data.reverseTransaction));
+    const create = await dryThenReal(CREATE, { p: p(), from: a.id, to: b.id, amount: 3 });
+    expect(create.dry.data.createHold).toMatchObject({ amount: '3', status: 'PENDING' });
+    expect(withoutId(create.real.data.createHold)).toEqual(withoutId(create.dry.data.createHold));
+    expect((await gql(`query($id: ID!) { hold(id: $id) { id } }`, { id: create.dry.data.createHold.id })).data.hold).toBeNull();
+    const hold = create.real.data.createHold;
+    const capture = await dryThenReal(CAPTURE, { id: hold.id, p: p(), amount: 2 });
+    expect(capture.dry.data.captureHold).toMatchObject({ transaction: { amount: '2' }, hold: { id: hold.id, status: 'CAPTURED', capturedAmount: '2' } });
+    const { transactionId: dryTx, ...dryHold } = capture.dry.data.captureHold.hold;
+    const { transactionId: realTx, ...realHold } = capture.real.data.captureHold.hold;
+    expect(dryTx).toBe(capture.dry.data.captureHold.transaction.id);
+    expect(realTx).toBe(capture.real.data.captureHold.transaction.id);
+    expect(realHold).toEqual(dryHold);
+    expect(withoutId(capture.real.data.captureHold.transaction)).toEqual(withoutId(capture.dry.data.captureHold.transaction));
+  });
+
+  it('refuses with the real mutation’s error', async () => {
+    const [a, b] = e.customers;
+    const original = (await gql(TRANSFER, { input: { projectId: p(), currency: 'PTS', from: a.id, to: b.id, amount: 1 } })).data.transfer;
+    const other = await fundedProject(t, { owner: 'gql-dry-other' }, { customers: 1 });
+    const cases: [string, Record<string, unknown>, string][] = [
+      [TRANSFER, { input: { projectId: p(), currency: 'PTS', from: a.id, to: b.id, amount: 100_000 } }, 'insufficient_funds'],
+      [TRANSFER, { input: { projectId: p(), currency: 'PTS', from: a.id, to: other.customers[0].id, amount: 1 } }, 'not_found'],
+      [BATCH, { p: p(), legs: [{ currency: 'PTS', from: a.id, to: b.id, amount: 1 }, { currency: 'PTS', from: a.id, to: b.id, amount: 100_000 }] }, 'insufficient_funds'],
+      [REVERSE, { id: original.id, p: p(), amount: 2 }, 'conflict'],
+      [CREATE, { p: p(), from: a.id, to: b.id, amount: 100_000 }, 'insufficient_funds'],
+      [SEED, { input: { projectId: p(), currency: 'PTS', to: a.id, amount: 1 } }, 'validation_error'],
+    ];
+    for (const [query, variables, code] of cases) {
+      const { dry, real } = await dryThenReal(query, variables);
+      expect(dry.errors[0].extensions.code).toBe(code);
+      expect(dry.errors.map(({ message, extensions }: any) => ({ message, extensions }))).toEqual(real.errors.map(({ message, extensions }: any) => ({ message, extensions })));
+    }
+  });
+
+  it('ignores idempotencyKey on a dry run; a non-Boolean dryRun is refused', async () => {
+    const [a, b] = e.customers;
+    const before = await written();
+    const dry = await gql(TRANSFER, { input: { projectId: p(), currency: 'PTS', from: a.id, to: b.id, amount: 1 }, dry: true, key: 'g-dry-key' });
+    expect(dry.errors).toBeUndefined();
+    expect(await written()).toEqual(before);
+    const real = await gql(TRANSFER, { input: { projectId: p(), currency: 'PTS', from: a.id, to: b.id, amount: 2 }, key: 'g-dry-key' });
+    expect(real.errors).toBeUndefined();
+    expect(real.data.transfer.amount).toBe('2');
+    const bad = await t.graphql(e.key, `mutation { transfer(input: {projectId: "${e.projectId}", currency: "PTS", from: "${a.id}", to: "${b.id}", amount: 1}, dryRun: "yes") { id } }`);
+    expect(bad.body.errors[0].extensions.code).toBe('validation_error');
+    expect(bad.body.data ?? null).toBeNull();
+  });
+});

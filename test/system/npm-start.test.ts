@@ -1,0 +1,51 @@
+import { buildIfStale, serviceEntry } from '../../scripts/build.mjs';
+import { createTestDatabase } from '../support/database.js';
+import { call, issueKey, killAll, ROOT, serviceEnv, spawnNode, stopService, waitListening, type RunningService } from './support/process.js';
+
+/**
+ * `npm start` (scripts/start.mjs, run here as package.json runs it) serves from the bundle that
+ * `npm run build` makes of dist/src (scripts/build.mjs), not from dist/src's 1,700 modules that the
+ * other process tests run. NODE_DEBUG=esm makes node name every module it loads on stderr.
+ */
+let service: RunningService;
+
+beforeAll(async () => {
+  // compiles and bundles only when stale (CI builds before the suite; locally a first run may take a minute)
+  expect(buildIfStale()).toBe(0);
+  const env = { ...serviceEnv({ databaseUrl: await createTestDatabase() }), NODE_DEBUG: 'esm' };
+  service = await waitListening(spawnNode('scripts/start.mjs', [], env), 30_000);
+}, 240_000);
+
+afterAll(async () => {
+  if (service) await stopService(service);
+  await killAll();
+});
+
+describe('npm start', () => {
+  it('loads the bundle, not dist/src, and serves REST and GraphQL from it', async () => {
+    const loaded = [...service.stderr().matchAll(/Translating \w+ (file:\/\/\S+)/g)].map((m) => m[1]);
+    expect(loaded).toContain(`file://${ROOT}/dist/bundle/main.js`);
+    expect(loaded.filter((url) => url.includes('/dist/src/'))).toEqual([]);
+    expect(loaded.filter((url) => url.includes('/node_modules/')).length).toBeLessThan(20);
+
+    const key = await issueKey(service, 'bundle-owner');
+    const created = await call<{ id: number }>(service, 'POST', '/projects', { key, body: { name: 'Bundled' } });
+    expect(created.status).toBe(201);
+    const refused = await call(service, 'POST', '/projects', { key, body: { name: 5 } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'validation_error' });
+    // type-graphql's decorators and MikroORM's entities survive bundling (class names kept)
+    const read = await call<{ data: { project: { id: string; name: string } } }>(service, 'POST', '/graphql', {
+      key,
+      body: { query: `{ project(id: "${created.body.id}") { id name } }` },
+    });
+    expect(read.status).toBe(200);
+    expect(read.body.data.project).toEqual({ id: String(created.body.id), name: 'Bundled' });
+  });
+
+  it('runs dist/src with tracing on (the instrumentations patch pg and graphql as node loads them)', () => {
+    expect(serviceEntry({})).toBe(`file://${ROOT}/dist/bundle/main.js`);
+    expect(serviceEntry({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' })).toBe(`file://${ROOT}/dist/src/main.js`);
+    expect(serviceEntry({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://127.0.0.1:4318/v1/traces' })).toBe(`file://${ROOT}/dist/src/main.js`);
+  });
+});
