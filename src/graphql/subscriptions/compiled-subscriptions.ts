@@ -1,4 +1,4 @@
-import { subscribe, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import { createSourceEventStream, subscribe, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { mergesConditionalFields } from '../conditional-merge.js';
 import { withGraphQLErrors } from '../execution-gateway.js';
@@ -32,9 +32,12 @@ export class CompiledSubscriptions {
     const query = this.compile(args);
     if (query === INTERPRETER) return subscribe(args);
     if (!isCompiledQuery(query)) return withGraphQLErrors(query);
-    const result = await query.subscribe!(args.rootValue, args.contextValue, args.variableValues ?? {});
-    if (!isAsyncIterable(result)) return withGraphQLErrors(result);
-    return mapped(result);
+    // The event stream is opened by graphql-js, as before (the field's arguments, access checks,
+    // errors); graphql-jit's own subscribe passes the variables as the field's arguments.
+    const stream = await createSourceEventStream(args);
+    if (!isAsyncIterable(stream)) return stream;
+    const variables = args.variableValues ?? {};
+    return mapped(stream, (event) => query.query(event, args.contextValue, variables));
   }
 
   private compile(args: ExecutionArgs): Compiled | ExecutionResult {
@@ -56,19 +59,26 @@ function isAsyncIterable<T>(value: unknown): value is AsyncIterable<T> {
   return typeof value === 'object' && value !== null && typeof (value as AsyncIterable<T>)[Symbol.asyncIterator] === 'function';
 }
 
-/** Each message with graphql's errors (withGraphQLErrors); `return` reaches the feed, so a completed subscription detaches. */
-function mapped(source: AsyncIterable<ExecutionResult>): AsyncIterableIterator<ExecutionResult> {
-  const iterator = source[Symbol.asyncIterator]() as AsyncIterator<ExecutionResult>;
+/** Each event executed into its message, with graphql's errors (withGraphQLErrors), as graphql-js maps a stream; `return` reaches the feed, so a completed subscription detaches. */
+function mapped(source: AsyncIterable<unknown>, execute: (event: unknown) => ExecutionResult | Promise<ExecutionResult>): AsyncIterableIterator<ExecutionResult> {
+  const iterator = source[Symbol.asyncIterator]() as AsyncIterator<unknown>;
   return {
     async next() {
       const step = await iterator.next();
-      return step.done ? step : { value: withGraphQLErrors(step.value), done: false };
+      if (step.done) return { value: undefined, done: true };
+      try {
+        return { value: withGraphQLErrors(await execute(step.value)), done: false };
+      } catch (error) {
+        await iterator.return?.();
+        throw error;
+      }
     },
     async return() {
-      return (await iterator.return?.()) ?? { value: undefined, done: true };
+      await iterator.return?.();
+      return { value: undefined, done: true };
     },
     async throw(error: unknown) {
-      if (iterator.throw) return iterator.throw(error);
+      await iterator.return?.();
       throw error;
     },
     [Symbol.asyncIterator]() {
