@@ -77,7 +77,7 @@ async function planned(schema: GraphQLSchema, prepared: PreparedPlans, document:
  * error without a path is a request error (variables that do not coerce, a scalar refusing a
  * value), which graphql-js reports before execution as Apollo's BAD_USER_INPUT.
  */
-function withGraphQLErrors(result: ExecutionResult): ExecutionResult {
+export function withGraphQLErrors(result: ExecutionResult): ExecutionResult {
   if (!result.errors?.length) return result;
   const errors = result.errors.map((error) => {
     const extensions = { ...error.extensions };

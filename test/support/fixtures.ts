@@ -1,5 +1,5 @@
 import type { PostingLeg } from '../../src/domain/ledger/ledger.types.js';
-import type { HttpResult, TestApp } from './test-app.js';
+import type { TestApp } from './test-app.js';
 
 export const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -15,6 +15,7 @@ import { createContext } from '../context.js';
 import type { GraphQLLimits } from '../limits/limits.js';
 import { CLOSE } from './close-codes.js';
 import { CoalescingWebSocket } from './coalescing-socket.js';
+import { CompiledSubscriptions } from './compiled-subscriptions.js';
 import { formatSubscriptionError, OperationChecks } from './operation-checks.js';
 import { OwnerSockets } from './owner-sockets.js';
 
@@ -74,6 +75,7 @@ export function attachSubscriptionServer(server: Server, options: SubscriptionSe
   const sessions = new Set<Session>();
   const sockets = new OwnerSockets(MAX_SOCKETS_PER_OWNER);
   const checks = new OperationChecks(schema, limits);
+  const compiled = new CompiledSubscriptions();
   let closing = false;
   services.metrics.gauge('ledger_websocket_connections', 'Open WebSocket connections on /graphql (subscriptions)', () => wss.clients.size);
   services.metrics.gauge('ledger_graphql_subscriptions', 'Open GraphQL subscriptions on this instance', () => services.eventFeeds.size);
@@ -110,6 +112,7 @@ export function attachSubscriptionServer(server: Server, options: SubscriptionSe
       schema,
       isProd: true, // close reasons never carry internal error messages
       connectionInitWaitTimeout: INIT_WAIT_MS,
+      subscribe: (args) => compiled.subscribe(args), // each event's message from a compiled document (compiled-subscriptions.ts)
       async onConnect(ctx) {
         const session = await authenticate(ctx);
         if (!session || session.socket.readyState !== session.socket.OPEN) return false; // refused, or gone meanwhile
@@ -193,6 +196,7 @@ export function attachSubscriptionServer(server: Server, options: SubscriptionSe
     const checked = checks.check(payload);
     if (Array.isArray(checked)) return checked;
     const { document, operation, operationName, variables } = checked;
+    compiled.admit(document, payload.query);
     try {
       await services.calls.admit(session.principal.ownerId, session.principal.plan.api_calls_per_day);
     } catch (error) {
