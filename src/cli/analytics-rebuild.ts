@@ -1,8 +1,5 @@
 import { parseArgs } from 'node:util';
-import { pino } from 'pino';
-import { loadConfig } from '../config.js';
-import { connectTarget } from '../db/connect.js';
-import { migrate, openDatabase } from '../db/database.js';
+import { withDatabase } from './with-database.js';
 import { AnalyticsRepository } from '../domain/analytics/analytics.repository.js';
 
 /**
@@ -18,24 +15,19 @@ async function main(): Promise<void> {
     process.stderr.write('usage: npm run analytics:rebuild -- --project <id> | --all\n');
     process.exit(2);
   }
-  const config = loadConfig();
-  // Logs go to stderr: stdout carries only the JSON lines.
-  const logger = pino({ level: 'warn', base: { service: 'ledger' }, timestamp: pino.stdTimeFunctions.isoTime }, pino.destination(2));
-  const target = await connectTarget(config, logger, true);
-  const db = await openDatabase(target.url, logger, 2);
-  try {
-    if (target.embedded) await migrate(db, logger);
-    const repository = new AnalyticsRepository(db);
-    for (const id of projectId === null ? await repository.projectIds() : [projectId]) {
-      process.stdout.write(`${JSON.stringify({ project: id, buckets: await repository.rebuild(id) })}\n`);
-    }
-  } catch (error) {
-    process.stderr.write(`${String(error)}\n`);
-    process.exitCode = 1;
-  } finally {
-    await db.close();
-    await target.embedded?.stop();
-  }
+  await withDatabase(
+    { migrateEmbedded: true },
+    async (db) => {
+      const repository = new AnalyticsRepository(db);
+      for (const id of projectId === null ? await repository.projectIds() : [projectId]) {
+        process.stdout.write(`${JSON.stringify({ project: id, buckets: await repository.rebuild(id) })}\n`);
+      }
+    },
+    (error) => {
+      process.stderr.write(`${String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
 }
 
 void main();

@@ -1,8 +1,5 @@
 import { parseArgs } from 'node:util';
-import { pino } from 'pino';
-import { loadConfig } from '../config.js';
-import { connectTarget } from '../db/connect.js';
-import { openDatabase } from '../db/database.js';
+import { withDatabase } from './with-database.js';
 import { JournalRepository } from '../domain/journal/journal.repository.js';
 import { JournalVerifier } from '../domain/journal/journal-verifier.js';
 import { MAX_PROJECT_ID } from '../domain/shared/ids.js';
@@ -21,28 +18,25 @@ async function main(): Promise<void> {
     process.stderr.write('usage: npm run verify -- --project <id>\n');
     process.exit(2);
   }
-  const config = loadConfig();
-  // logs go to stderr: stdout carries only the JSON report
-  const logger = pino({ level: 'warn', base: { service: 'ledger' }, timestamp: pino.stdTimeFunctions.isoTime }, pino.destination(2));
-  const target = await connectTarget(config, logger, true);
-  const db = await openDatabase(target.url, logger, 2);
-  try {
-    const repository = new JournalRepository(db);
-    if (!(await repository.projectExists(projectId))) {
-      process.stderr.write(`project ${projectId} does not exist\n`);
+  // It only reads, so it never migrates: a database of another version is read as it is.
+  await withDatabase(
+    { migrateEmbedded: false },
+    async (db) => {
+      const repository = new JournalRepository(db);
+      if (!(await repository.projectExists(projectId))) {
+        process.stderr.write(`project ${projectId} does not exist\n`);
+        process.exitCode = 2;
+        return;
+      }
+      const report = await new JournalVerifier(repository).verify(projectId);
+      process.stdout.write(`${JSON.stringify(report)}\n`);
+      process.exitCode = report.ok ? 0 : 1;
+    },
+    (error) => {
+      process.stderr.write(`verify failed: ${error instanceof Error ? error.message : String(error)}\n`);
       process.exitCode = 2;
-      return;
-    }
-    const report = await new JournalVerifier(repository).verify(projectId);
-    process.stdout.write(`${JSON.stringify(report)}\n`);
-    process.exitCode = report.ok ? 0 : 1;
-  } catch (error) {
-    process.stderr.write(`verify failed: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 2;
-  } finally {
-    await db.close();
-    await target.embedded?.stop();
-  }
+    },
+  );
 }
 
 void main();
