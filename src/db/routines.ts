@@ -43,8 +43,9 @@ export const ROUTINES = [
   { name: 'lots_sweep', file: 'src/domain/lots/lots_sweep.sql', calls: ['holds_expired', 'holds_release_expired', 'lots_due', 'lots_settle'] },
   // Spending and earning limits (CONTRACT §19): called by ledger_move and holds_create, and by the reads.
   { name: 'limits_applying', file: 'src/domain/limits/limits_applying.sql', calls: [] },
-  { name: 'limits_used', file: 'src/domain/limits/limits_used.sql', calls: ['holds_expired'] },
-  { name: 'limits_check', file: 'src/domain/limits/limits_check.sql', calls: ['holds_release_expired', 'limits_applying'] },
+  { name: 'limits_window_used', file: 'src/domain/limits/limits_window_used.sql', calls: ['holds_expired'] },
+  { name: 'limits_used', file: 'src/domain/limits/limits_used.sql', calls: ['limits_window_used'] },
+  { name: 'limits_check', file: 'src/domain/limits/limits_check.sql', calls: ['holds_release_expired', 'limits_applying', 'limits_window_used'] },
   // Postings (CONTRACT §9–§13): ledger_post → ledger_apply → the routine of each request kind → ledger_move.
   {
     name: 'ledger_move',
