@@ -8,9 +8,14 @@
 //    starts at, so a posting's before→after interval (0.01 PTS wide) almost never contains one:
 //    the index probe finds none, the case every posting but a crossing is in (its plan and
 //    buffers are printed, and the crossings the arm wrote are counted);
+//    Each run also measures the CPU it cost (/proc: the service process, and PostgreSQL's
+//    postmaster with all its children) per 2xx: on a machine shared with other work, CPU per
+//    posting is the robust A/B figure (the wall-clock rates move with the neighbours' load), and
+//    none/arm of it is the transfers/s ratio a CPU-bound machine would see;
 // 2. the statements one POST /transactions costs in each arm, counted by pg_stat_statements with
 //    `track = all` (the statements inside the posting routines too): with no limit and no
-//    monitor, none of them touches limits or monitors;
+//    monitor, none of them touches limits or monitors; with 100 monitors, those that do are listed
+//    (ledger_move judges both sides in one statement);
 // 3. the limit check's cost, EXPLAIN (ANALYZE, BUFFERS), for a wallet with 10 and with 100,000
 //    movements inside the window (seeded with SQL): the same buffers either way (no scan). The
 //    Buffers of `SELECT limits_check(...)` include the statements the function runs inside.
@@ -26,6 +31,7 @@ import { startServer, freePort, serviceNodeFlags } from './lib/processes.js';
 import { call, parallel } from './lib/http.js';
 import { runLoad } from './lib/load.js';
 import { transfersWorkload } from './workloads/transfers.js';
+import { clusterCpuMs, processCpuMs } from './lib/cpu.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -110,7 +116,7 @@ try {
     // background work (the event sequencer's ticks, the call counter's flushes) runs fewer times than 20 in this short span
     const own = rows.filter((r) => Number(r.calls) >= n);
     const nested = own.reduce((s, r) => s + Number(r.calls), 0) / n;
-    const touching = own.filter((r) => /limits_check|limits_applying|limits_used|\blimits\b|balance_monitors|monitors_changed|monitors_judge|balance_crossings/i.test(r.query));
+    const touching = own.filter((r) => /limits_check|limits_applying|limits_used|\blimits\b|balance_monitors|monitors_\w+|balance_crossings/i.test(r.query));
     return { top, nested, touching };
   };
 
@@ -122,19 +128,25 @@ try {
     say(`${arms[name].label.padEnd(22)} sent ${counted[name].top}, all ${counted[name].nested.toFixed(1)}`);
   }
   say(`statements touching limits or monitors with neither defined (ledger_move reads limit_count and monitors with the asset row it read before limits existed): ${counted.none.touching.length}${counted.none.touching.map((r) => `\n    ${r.calls} × ${r.query.slice(0, 160)}`).join('')}`);
+  const monitorStatements = counted.monitors.touching.filter((r) => /monitors|balance_crossings/i.test(r.query));
+  say(`statements touching monitors with 100 monitors, per posting (calls / 20 postings): ${monitorStatements.length}${monitorStatements.map((r) => `\n    ${(Number(r.calls) / 20).toFixed(1)} × ${r.query.slice(0, 200)}`).join('')}`);
 
   const crossingsBefore = Number((await pool.query('SELECT count(*) FROM balance_crossings')).rows[0].count);
   say(`\n== transfers/s, ${opts.rounds} rounds of ${opts.duration} s per arm, ${opts.connections} connections, 1,000 customers`);
   const runs = { none: [], limits: [], monitors: [] };
+  const cpu = { none: [], limits: [], monitors: [] }; // ms per 2xx: [service, PostgreSQL]
   const names = Object.keys(runs);
   for (let round = 0; round < Number(opts.rounds); round += 1) {
     // each round in another order (a Latin square over 3 rounds)
     for (let k = 0; k < names.length; k += 1) {
       const name = names[(k + round) % names.length];
       await arm(name);
+      const cpuBefore = [processCpuMs(service.pid), clusterCpuMs(tmp)];
       const result = await runLoad(target, workload, { connections: Number(opts.connections), duration: Number(opts.duration), checkBody: false });
+      const cpuRun = [processCpuMs(service.pid) - cpuBefore[0], clusterCpuMs(tmp) - cpuBefore[1]].map((ms) => ms / result.ok);
       runs[name].push(result.okPerSecond);
-      say(`round ${round + 1} ${arms[name].label.padEnd(22)} ${result.okPerSecond.toFixed(0)} transfers/s (p50 ${result.p50} ms, p99 ${result.p99} ms, non-2xx ${result.requests - Math.round(result.okPerSecond * Number(opts.duration))})`);
+      cpu[name].push(cpuRun);
+      say(`round ${round + 1} ${arms[name].label.padEnd(22)} ${result.okPerSecond.toFixed(0)} transfers/s (p50 ${result.p50} ms, p99 ${result.p99} ms, non-2xx ${result.requests - Math.round(result.okPerSecond * Number(opts.duration))}), cpu ms/transfer service ${cpuRun[0].toFixed(3)} pg ${cpuRun[1].toFixed(3)}`);
     }
   }
   await arm(null);
@@ -145,6 +157,9 @@ try {
     monitors: mean(runs.monitors) / mean(runs.none),
   };
   say(`transfers/s: ${names.map((n) => `${arms[n].label} ${mean(runs[n]).toFixed(0)}`).join(', ')}`);
+  const cpuOf = (n) => mean(cpu[n].map(([app, pg]) => app + pg));
+  say(`cpu ms/transfer (service + PostgreSQL): ${names.map((n) => `${arms[n].label} ${cpuOf(n).toFixed(3)} (pg ${mean(cpu[n].map(([, pg]) => pg)).toFixed(3)})`).join(', ')}`);
+  say(`per round, transfers/s arm/none: ${['limits', 'monitors'].map((n) => `${arms[n].label} ${runs[n].map((x, i) => (x / runs.none[i]).toFixed(2)).join(', ')}`).join('; ')}`);
   say(`crossings written during the runs: ${crossings} (out of ${Math.round(mean(runs.monitors) * Number(opts.duration) * Number(opts.rounds))} transfers in the monitors arm)`);
 
   // The probe a posting makes with 100 project-wide monitors: one wallet's value before and after a 0.01 debit.
@@ -155,7 +170,7 @@ try {
      WHERE o.wallet_id IS NULL AND o.project_id = ${fixture.projectId} AND o.asset_id = '${probeAsset}' AND o.field = 'balance'
        AND o.value BETWEEN ${BigInt(probeAmount) - 1n} AND ${probeAmount}`;
   const probePlan = (await pool.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF, SUMMARY OFF) ${probe}`)).rows.map((r) => r['QUERY PLAN']);
-  say(`\n== the project-wide probe of monitors_judge for a posting (balance ${probeAmount} → ${BigInt(probeAmount) - 1n} minor units), 100 monitors:`);
+  say(`\n== the project-wide probe inside monitors_crossed (ledger_move's one monitor statement) for a posting (balance ${probeAmount} → ${BigInt(probeAmount) - 1n} minor units), 100 monitors:`);
   for (const line of probePlan) say(`    ${line}`);
   await arm(null);
   await service.stop();
@@ -218,6 +233,8 @@ try {
   say('\n== ratios (goal >= 0.9 for both transfers/s ratios; the same buffers with 10 and 100,000 movements)');
   say(`transfers/s with 3 limits / without:     ${ratios.limits.toFixed(3)}`);
   say(`transfers/s with 100 monitors / without: ${ratios.monitors.toFixed(3)}`);
+  say(`cpu per transfer without / with 3 limits:     ${(cpuOf('none') / cpuOf('limits')).toFixed(3)}`);
+  say(`cpu per transfer without / with 100 monitors: ${(cpuOf('none') / cpuOf('monitors')).toFixed(3)}`);
   say(`limits_check buffers, 10 vs 100,000 movements in the window: ${checkBuffers.join(' vs ')} (${checkBuffers[0] === checkBuffers[1] ? 'the same' : 'DIFFERENT'})`);
   await pool.end();
 } finally {

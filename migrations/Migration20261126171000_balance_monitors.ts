@@ -5,7 +5,7 @@ import { Migration } from '@mikro-orm/migrations';
  *
  * `balance_monitors`: a project's thresholds on a currency's `balance` or `available`, of one
  * wallet (`wallet_id`) or of every customer wallet (`wallet_id` NULL); `value` in minor units.
- * The posting routines judge crossings (src/domain/monitors/monitors_judge.sql) with two index
+ * The posting routines judge crossings (src/domain/monitors/monitors_crossed.sql) with two index
  * probes per field that changed: the wallet's own monitors, and the project-wide ones, each an
  * index range on `value` between the values before and after the change, so a monitor whose
  * threshold lies outside that range is never read, and another wallet's monitors never.

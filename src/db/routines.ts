@@ -28,8 +28,9 @@ export const ROUTINES = [
   { name: 'analytics_rebuild', file: 'src/domain/analytics/analytics_rebuild.sql', calls: [] },
   { name: 'ledger_sequence_events', file: 'src/domain/events/ledger_sequence_events.sql', calls: ['analytics_fold'] },
   // Balance monitors (CONTRACT §20): judged by every routine below that changes a balance row.
-  { name: 'monitors_judge', file: 'src/domain/monitors/monitors_judge.sql', calls: ['ledger_emit'] },
-  { name: 'monitors_changed', file: 'src/domain/monitors/monitors_changed.sql', calls: ['monitors_judge'] },
+  { name: 'monitors_crossed', file: 'src/domain/monitors/monitors_crossed.sql', calls: [] },
+  { name: 'monitors_record', file: 'src/domain/monitors/monitors_record.sql', calls: ['ledger_emit'] },
+  { name: 'monitors_changed', file: 'src/domain/monitors/monitors_changed.sql', calls: ['monitors_crossed', 'monitors_record'] },
   { name: 'holds_release_expired', file: 'src/domain/holds/holds_release_expired.sql', calls: ['holds_expired', 'ledger_emit', 'monitors_changed'] },
   // Points that expire (CONTRACT §15): the lot rules, called by ledger_move, the hold verbs and the sweeper.
   { name: 'lots_expire_due', file: 'src/domain/lots/lots_expire_due.sql', calls: ['ledger_emit', 'lots_due', 'monitors_changed'] },
@@ -42,13 +43,14 @@ export const ROUTINES = [
   { name: 'lots_sweep', file: 'src/domain/lots/lots_sweep.sql', calls: ['holds_expired', 'holds_release_expired', 'lots_due', 'lots_settle'] },
   // Spending and earning limits (CONTRACT §19): called by ledger_move and holds_create, and by the reads.
   { name: 'limits_applying', file: 'src/domain/limits/limits_applying.sql', calls: [] },
-  { name: 'limits_used', file: 'src/domain/limits/limits_used.sql', calls: ['holds_expired'] },
-  { name: 'limits_check', file: 'src/domain/limits/limits_check.sql', calls: ['holds_release_expired', 'limits_applying'] },
+  { name: 'limits_window_used', file: 'src/domain/limits/limits_window_used.sql', calls: ['holds_expired'] },
+  { name: 'limits_used', file: 'src/domain/limits/limits_used.sql', calls: ['limits_window_used'] },
+  { name: 'limits_check', file: 'src/domain/limits/limits_check.sql', calls: ['holds_release_expired', 'limits_applying', 'limits_window_used'] },
   // Postings (CONTRACT §9–§13): ledger_post → ledger_apply → the routine of each request kind → ledger_move.
   {
     name: 'ledger_move',
     file: 'src/domain/ledger/ledger_move.sql',
-    calls: ['holds_release_expired', 'ledger_emit', 'limits_check', 'lots_capture', 'lots_consume', 'lots_credit', 'lots_release', 'lots_settle', 'monitors_changed'],
+    calls: ['holds_release_expired', 'ledger_emit', 'limits_check', 'lots_capture', 'lots_consume', 'lots_credit', 'lots_release', 'lots_settle', 'monitors_crossed', 'monitors_record'],
   },
   { name: 'ledger_replay', file: 'src/domain/ledger/ledger_replay.sql', calls: [] },
   { name: 'ledger_reference_take', file: 'src/domain/ledger/ledger_reference_take.sql', calls: [] },

@@ -35,8 +35,13 @@
 --   4's checks and the debit, limits_check ('limit_exceeded', detail {limitId, remaining}); not
 --   for a reversal. The running totals of counted movements (`debited`, `credited`; a reversal
 --   counts 0) move in the same row updates as the amounts and are written on the transaction row.
--- * balance monitors (§20, src/domain/monitors/*.sql), only for an asset with monitors: each
---   side's crossings, judged on its values before and after this movement (monitors_changed).
+-- * balance monitors (§20, src/domain/monitors/*.sql), only for an asset with monitors: both
+--   sides' crossings, judged on their values before and after this movement (monitors_crossed),
+--   in ONE statement: the values after are the ones the row updates returned, the values before
+--   follow from p_amount and p_release (nothing later in this routine moves `held`, and a
+--   capture's lot expiries moved `amount` after from_balance), so no balance row is read again.
+--   A posting that crosses nothing runs that one statement; each crossing is written with its
+--   event (monitors_record), the sender's first, each side's in monitor order.
 CREATE OR REPLACE FUNCTION ledger_move(
   p_project integer, p_asset uuid, p_from uuid, p_to uuid, p_amount bigint, p_kind text, p_request text,
   p_id uuid, p_reference text, p_metadata json, p_reverses uuid, p_hold uuid, p_release bigint, p_now timestamp with time zone,
@@ -55,6 +60,9 @@ DECLARE
   v_from_debited bigint;
   v_to_credited bigint;
   v_monitored boolean;
+  v_from_held bigint;
+  v_to_held bigint;
+  v_crossing record;
 BEGIN
   ASSERT p_amount > 0, 'ledger_move: amounts are positive';
   IF p_from IS NOT NULL THEN
@@ -104,11 +112,11 @@ BEGIN
   IF p_from IS NOT NULL THEN
     UPDATE balances SET amount = amount - p_amount, held = held - p_release, tx_count = tx_count + 1, debited = debited + v_counted
       WHERE wallet_id = p_from AND asset_id = p_asset AND amount - (held - p_release) >= p_amount
-      RETURNING amount, tx_count, debited INTO from_balance, v_from_count, v_from_debited;
+      RETURNING amount, tx_count, debited, held INTO from_balance, v_from_count, v_from_debited, v_from_held;
     IF from_balance IS NULL AND holds_release_expired(p_project, p_from, p_asset, p_now) > 0 THEN
       UPDATE balances SET amount = amount - p_amount, held = held - p_release, tx_count = tx_count + 1, debited = debited + v_counted
         WHERE wallet_id = p_from AND asset_id = p_asset AND amount - (held - p_release) >= p_amount
-        RETURNING amount, tx_count, debited INTO from_balance, v_from_count, v_from_debited;
+        RETURNING amount, tx_count, debited, held INTO from_balance, v_from_count, v_from_debited, v_from_held;
     END IF;
     IF from_balance IS NULL THEN
       code := 'insufficient_funds';
@@ -125,11 +133,11 @@ BEGIN
     IF v_to_current IS NULL THEN
       INSERT INTO balances (wallet_id, asset_id, project_id, amount, tx_count, credited)
         VALUES (p_to, p_asset, p_project, p_amount, 1, v_counted)
-        RETURNING amount, tx_count, credited INTO to_balance, v_to_count, v_to_credited;
+        RETURNING amount, tx_count, credited, held INTO to_balance, v_to_count, v_to_credited, v_to_held;
     ELSE
       UPDATE balances SET amount = amount + p_amount, tx_count = tx_count + 1, credited = credited + v_counted
         WHERE wallet_id = p_to AND asset_id = p_asset
-        RETURNING amount, tx_count, credited INTO to_balance, v_to_count, v_to_credited;
+        RETURNING amount, tx_count, credited, held INTO to_balance, v_to_count, v_to_credited, v_to_held;
     END IF;
     ASSERT to_balance = coalesce(v_to_current, 0) + p_amount, 'ledger_move: a credit did not add exactly its amount';
   END IF;
@@ -148,8 +156,20 @@ BEGIN
   END IF;
   PERFORM ledger_emit(p_project, 'transaction.posted', tx_id, NULL, posted_at);
   IF v_monitored THEN
-    PERFORM monitors_changed(p_project, p_asset, p_from, -p_amount, -p_release, tx_id, p_hold, posted_at, from_balance) WHERE p_from IS NOT NULL;
-    PERFORM monitors_changed(p_project, p_asset, p_to, p_amount, 0, tx_id, p_hold, posted_at, to_balance) WHERE p_to IS NOT NULL;
+    -- a side without a wallet (@mint) has no row in s once joined to wallets
+    FOR v_crossing IN
+      SELECT s.wallet, c.id, c.field, c.operator, c.value, c.previous, c.current
+        FROM (VALUES (1, p_from, from_balance + p_amount, from_balance, (from_balance + p_amount) - (v_from_held + p_release), from_balance - v_from_held),
+                     (2, p_to, to_balance - p_amount, to_balance, (to_balance - p_amount) - v_to_held, to_balance - v_to_held))
+             AS s (side, wallet, balance_before, balance_after, available_before, available_after)
+        JOIN wallets w ON w.id = s.wallet
+        CROSS JOIN LATERAL monitors_crossed(p_project, p_asset, s.wallet, w.type = 'customer',
+                                            s.balance_before, s.balance_after, s.available_before, s.available_after) c
+       ORDER BY s.side, c.seq
+    LOOP
+      PERFORM monitors_record(p_project, p_asset, v_crossing.wallet, v_crossing.id, v_crossing.field, v_crossing.operator, v_crossing.value,
+                              v_crossing.previous, v_crossing.current, tx_id, p_hold, posted_at);
+    END LOOP;
   END IF;
   code := 'ok';
 END

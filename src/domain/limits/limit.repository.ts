@@ -6,8 +6,9 @@ const LIMIT_COLUMNS = `l.id, l.project_id, l.wallet_id, l.asset_id, a.symbol, a.
 
 /**
  * Limits (CONTRACT §19): the SQL of their routes. The check itself runs inside the posting
- * routines (limits_check.sql); reads of used call the same limits_used.sql and
- * limits_applying.sql, so a wallet's usage reads exactly what a posting would check.
+ * routines (limits_check.sql); reads of used call limits_used.sql (the rule of
+ * limits_window_used.sql, which the check uses too) and limits_applying.sql, so a wallet's usage
+ * reads exactly what a posting would check.
  */
 export class LimitRepository {
   constructor(private readonly db: Database) {}

@@ -11,13 +11,13 @@
 -- oldest first. A limit is broken when used + p_amount > its amount.
 --
 -- Cost: ONE statement per side for all of that side's limits (they are on the hot path of every
--- posting in a limited currency). `used` is limits_used.sql's rule written inline, per limit,
--- against the side's balance row read once: the running total now (debited / credited) minus the
--- total on the wallet's last transaction at or before the window's start (one descent of the
--- as-of index, never a scan of the window), plus for `debit` the pending holds inside the window
--- (`held` less those outside it, read only when something is held). A change to the rule is made
--- in both places; test/domain/limits/limits-model.test.ts compares the two (refusals and
--- GET /wallets/{id}/limits) with a model.
+-- posting in a limited currency). `used` is limits_window_used.sql's rule (the reads' too, through
+-- limits_used), inlined, per limit, against the side's balance row read once: the running total
+-- now (debited / credited) minus the total on the wallet's last transaction at or before the
+-- window's start (one descent of the as-of index, never a scan of the window), plus for `debit`
+-- the pending holds inside the window (`held` less those outside it, read only when something is
+-- held). test/domain/limits/limits-model.test.ts checks refusals and GET /wallets/{id}/limits
+-- against one model.
 --
 -- Exact under concurrency: used is read under the wallet's row lock, which every posting and
 -- hold that moves it holds until commit, on any number of instances; a batch's later legs see its
@@ -42,18 +42,7 @@ BEGIN
       LEFT JOIN LATERAL (
         SELECT jsonb_build_object('limitId', l.id, 'remaining', greatest(l.amount - u.used, 0)::text) AS refusal
           FROM limits_applying(p_from, p_asset, 'debit') l
-          CROSS JOIN LATERAL (SELECT p_now - make_interval(secs => l.window_seconds) AS start) w
-          CROSS JOIN LATERAL (
-            SELECT b.debited
-                   - coalesce((SELECT t.from_debited FROM transactions t
-                                WHERE t.from_wallet_id = p_from AND t.asset_id = p_asset AND t.created_at <= w.start AND t.created_at > '-infinity'
-                                ORDER BY t.created_at DESC, t.seq DESC LIMIT 1), 0)
-                   + CASE WHEN b.held > 0 THEN
-                       b.held - (SELECT coalesce(sum(h.amount), 0) FROM holds h
-                                  WHERE h.project_id = p_project AND h.from_wallet_id = p_from AND h.asset_id = p_asset AND h.status = 'pending'
-                                    AND (h.created_at <= w.start OR h.expires_at <= p_now))
-                     ELSE 0 END AS used
-          ) u
+          CROSS JOIN LATERAL limits_window_used(p_project, p_from, p_asset, 'debit', l.window_seconds, p_now, b.debited, b.held) u
          WHERE u.used::numeric + p_amount > l.amount
          ORDER BY l.seq
          LIMIT 1
@@ -68,13 +57,7 @@ BEGIN
     SELECT jsonb_build_object('limitId', l.id, 'remaining', greatest(l.amount - u.used, 0)::text) INTO v_refusal
       FROM (SELECT coalesce((SELECT b.credited FROM balances b WHERE b.wallet_id = p_to AND b.asset_id = p_asset), 0) AS total) c
       CROSS JOIN limits_applying(p_to, p_asset, 'credit') l
-      CROSS JOIN LATERAL (
-        SELECT c.total
-               - coalesce((SELECT t.to_credited FROM transactions t
-                            WHERE t.to_wallet_id = p_to AND t.asset_id = p_asset
-                              AND t.created_at <= p_now - make_interval(secs => l.window_seconds) AND t.created_at > '-infinity'
-                            ORDER BY t.created_at DESC, t.seq DESC LIMIT 1), 0) AS used
-      ) u
+      CROSS JOIN LATERAL limits_window_used(p_project, p_to, p_asset, 'credit', l.window_seconds, p_now, c.total, 0) u
      WHERE u.used::numeric + p_amount > l.amount
      ORDER BY l.seq
      LIMIT 1;

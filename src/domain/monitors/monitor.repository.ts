@@ -21,7 +21,7 @@ export interface NewMonitor {
   value: bigint;
 }
 
-/** SQL of the balance monitors (CONTRACT §20); the judging itself is src/domain/monitors/monitors_judge.sql. */
+/** SQL of the balance monitors (CONTRACT §20); the judging itself is src/domain/monitors/monitors_crossed.sql. */
 export class BalanceMonitorRepository {
   constructor(private readonly db: Database) {}
 

@@ -13,7 +13,7 @@ const ListRules = PageRules.extend({ projectId: ProjectIdRule, walletId: WalletR
 /**
  * Balance monitors (CONTRACT §20): thresholds on a wallet's (or every customer wallet's) balance
  * or available funds in one currency. Creating, listing and deleting them is this service's; the
- * crossings are judged inside the posting routines (monitors_judge.sql) and reach readers as
+ * crossings are judged inside the posting routines (monitors_crossed.sql) and reach readers as
  * `balance.threshold_crossed` events through the outbox.
  */
 export class BalanceMonitorService {
