@@ -1,7 +1,7 @@
-import type { DocumentNode, GraphQLSchema } from 'graphql';
+import { getOperationAST, getVariableValues, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { Principal } from '../domain/auth/api-key.service.js';
 import type { Database } from '../db/database.js';
-import { costRefusal } from './limits/cost.js';
+import { CostWalk } from './limits/cost-walk.js';
 import type { GraphQLLimits } from './limits/limits.js';
 import { planQuery } from './sql-plan/planner.js';
 import type { PreparedPlans } from './sql-plan/prepared.js';
@@ -79,10 +79,13 @@ export class PlannedOperations {
     const contentType = this.contentTypes.get(accept);
     const document = contentType === undefined ? undefined : this.documents.get(keyOf(operation));
     if (document === undefined || contentType === undefined) return { kind: 'apollo', planTried: false };
-    const variables = operation.variables ?? {};
-    const operationName = operation.operationName;
-    if (costRefusal({ schema: this.schema, document, variables, operationName }, this.limits.maxCost)) return { kind: 'apollo', planTried: false };
-    const plan = planQuery({ schema: this.schema, document, operationName, variables, ownerId: principal.ownerId, maxPageSize: this.limits.maxPageSize });
+    const { operationName, variables } = operation;
+    // the cost check of limits/cost.ts, its variables coerced once for the cost and the plan
+    const chosen = getOperationAST(document, operationName);
+    if (!chosen) return { kind: 'apollo', planTried: false };
+    const coerced = getVariableValues(this.schema, chosen.variableDefinitions ?? [], variables ?? {});
+    if (coerced.errors || new CostWalk(this.schema, document, coerced.coerced).operation(chosen) > this.limits.maxCost) return { kind: 'apollo', planTried: false };
+    const plan = planQuery({ schema: this.schema, document, operationName, variables, coercedVariables: coerced.coerced, ownerId: principal.ownerId, maxPageSize: this.limits.maxPageSize });
     if (!plan) return { kind: 'apollo', planTried: false };
     const [row] = await db.query<{ data: string | null }>(plan.sql, plan.params, this.prepared.nameOf(plan.sql));
     if (row?.data === null || row?.data === undefined) return { kind: 'apollo', planTried: true };
