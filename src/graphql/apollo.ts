@@ -1,7 +1,7 @@
 import { ApolloServer, HeaderMap, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import type { IncomingMessage } from 'node:http';
-import type { GraphQLError, GraphQLSchema } from 'graphql';
+import type { DocumentNode, GraphQLError, GraphQLSchema } from 'graphql';
 import type { Services } from '../services.js';
 import { LedgerError } from '../domain/errors.js';
 import type { Reply } from '../http/route.js';
@@ -13,6 +13,8 @@ import { costLimitPlugin } from './limits/cost.js';
 import { graphQLLimits, limitRules, type GraphQLLimits } from './limits/limits.js';
 import { refuseOversizedQuery } from './limits/selection-limit.rule.js';
 import { stringifyResult } from './sql-plan/raw-json.js';
+import { PreparedPlans } from './sql-plan/prepared.js';
+import { PlannedOperations } from './planned-operations.js';
 
 export interface GraphQLEndpoint {
   /** The executable subgraph schema (subscriptions over WebSocket run on it too: subscriptions/websocket-server.ts). */
@@ -36,8 +38,12 @@ export interface GraphQLEndpointOptions {
 
 export async function createGraphQLEndpoint(services: Services, limits: GraphQLLimits = graphQLLimits(), options: GraphQLEndpointOptions = { sqlPlans: true, exposePlan: false }): Promise<GraphQLEndpoint> {
   const { schema } = await buildLedgerSchema();
+  const prepared = new PreparedPlans();
+  const plannedOperations = new PlannedOperations(schema, limits, prepared);
+  /** The document of each operation Apollo resolved, by its context's `answered` (shared by Apollo's copies of the context). */
+  const documents = new WeakMap<GraphQLContext['answered'], DocumentNode>();
   const apollo = new ApolloServer<GraphQLContext>({
-    gateway: executionGateway(schema, { sqlPlans: options.sqlPlans }),
+    gateway: executionGateway(schema, { sqlPlans: options.sqlPlans, prepared }),
     stringifyResult,
     csrfPrevention: true,
     allowBatchedHttpRequests: false,
@@ -50,12 +56,23 @@ export async function createGraphQLEndpoint(services: Services, limits: GraphQLL
     stopOnTerminationSignals: false,
     // No HTTP cache hints for an authenticated API: without the cache-control plugin Apollo does
     // not wrap every field resolver.
-    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), costLimitPlugin(limits.maxCost), logUnexpectedErrors, noteOperationType],
+    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), costLimitPlugin(limits.maxCost), logUnexpectedErrors, noteOperation(documents)],
   });
   await apollo.start();
   return {
     schema,
     async handle(req, body, principal, requestId, log) {
+      const operation = options.sqlPlans && req.method === 'POST' ? PlannedOperations.bodyOf(body) : null;
+      const accept = req.headers.accept;
+      let planTried = false;
+      if (operation) {
+        const answer = await plannedOperations.answer(operation, accept, principal, services.db).catch(() => APOLLO_ANSWERS);
+        if (answer.kind === 'answered') {
+          services.metrics.countGraphqlOperation('query', true);
+          return plannedReply(answer.data, answer.contentType, options.exposePlan);
+        }
+        planTried = answer.planTried;
+      }
       const headers = new HeaderMap();
       for (const [name, value] of Object.entries(req.headers)) {
         if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
@@ -66,25 +83,54 @@ export async function createGraphQLEndpoint(services: Services, limits: GraphQLL
       let context: GraphQLContext | undefined;
       const response = await apollo.executeHTTPGraphQLRequest({
         httpGraphQLRequest: { method: req.method ?? 'POST', headers, search: url.search, body },
-        context: async () => (context = createContext(principal, services, requestId, log, limits)),
+        context: async () => {
+          context = createContext(principal, services, requestId, log, limits);
+          if (planTried) context.answered.planTried = true;
+          return context;
+        },
       });
       if (response.body.kind !== 'complete') throw new LedgerError('validation_error', 'incremental delivery is not supported');
       const replyHeaders: Record<string, string> = {};
       for (const [name, value] of response.headers) if (name !== 'content-length') replyHeaders[name] = value;
       if (options.exposePlan && context?.answered.sqlPlan) replyHeaders['x-graphql-plan'] = 'sql';
       if (context?.answered.operation) services.metrics.countGraphqlOperation(context.answered.operation, context.answered.sqlPlan);
-      const json = response.body.string;
-      return {
-        status: response.status ?? 200,
-        json,
-        // parsed only if someone reads it (a REST Idempotency-Key on POST /graphql stores the body)
-        get body() {
-          return JSON.parse(json) as unknown;
-        },
-        headers: replyHeaders,
-      };
+      const status = response.status ?? 200;
+      const document = context && documents.get(context.answered);
+      if (operation && context?.answered.sqlPlan && status === 200 && document && replyHeaders['content-type'] !== undefined) {
+        plannedOperations.remember(operation, { document, accept, contentType: replyHeaders['content-type'] });
+      }
+      return jsonReply(status, response.body.string, replyHeaders);
     },
     stop: () => apollo.stop(),
+  };
+}
+
+/** A failure on the short way (the database, say): Apollo runs the operation again and answers as it answers any failure. */
+const APOLLO_ANSWERS = { kind: 'apollo', planTried: false } as const;
+
+/**
+ * What Apollo sends for a planned operation's data (raw-json.ts's stringifyResult, the content
+ * type it chose for this Accept). With `exposePlan` (tests, benchmarks) a header says it took the
+ * short way.
+ */
+function plannedReply(data: string, contentType: string, exposePlan: boolean): Reply {
+  const headers: Record<string, string> = { 'content-type': contentType };
+  if (exposePlan) {
+    headers['x-graphql-plan'] = 'sql';
+    headers['x-graphql-known-operation'] = 'yes';
+  }
+  return jsonReply(200, `{"data":${data}}\n`, headers);
+}
+
+function jsonReply(status: number, json: string, headers: Record<string, string>): Reply {
+  return {
+    status,
+    json,
+    // parsed only if someone reads it (a REST Idempotency-Key on POST /graphql stores the body)
+    get body() {
+      return JSON.parse(json) as unknown;
+    },
+    headers,
   };
 }
 
@@ -101,16 +147,22 @@ function refusedBeforeApollo(error: GraphQLError): Reply {
   };
 }
 
-/** Operations that passed parsing and validation are counted by type (metrics). */
-const noteOperationType: ApolloServerPlugin<GraphQLContext> = {
-  async requestDidStart() {
-    return {
-      async didResolveOperation({ operation, contextValue }) {
-        if (operation) contextValue.answered.operation = operation.operation;
-      },
-    };
-  },
-};
+/**
+ * Operations that passed parsing and validation are counted by type (metrics); their document is
+ * kept for the short way (planned-operations.ts) should the SQL plan answer them.
+ */
+function noteOperation(documents: WeakMap<GraphQLContext['answered'], DocumentNode>): ApolloServerPlugin<GraphQLContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ operation, document, contextValue }) {
+          if (operation) contextValue.answered.operation = operation.operation;
+          documents.set(contextValue.answered, document);
+        },
+      };
+    },
+  };
+}
 
 /** Answers carry only `internal_error`; the cause goes to the log, with the request id (CONTRACT §6). */
 const logUnexpectedErrors: ApolloServerPlugin<GraphQLContext> = {

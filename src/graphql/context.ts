@@ -18,7 +18,12 @@ export interface GraphQLContext {
    * How the operation was answered: `sqlPlan` when one SQL statement did (sql-plan/planner.ts).
    * An object, shared by the shallow copies Apollo makes of the context.
    */
-  answered: { sqlPlan: boolean; operation?: 'query' | 'mutation' | 'subscription' };
+  answered: {
+    sqlPlan: boolean;
+    operation?: 'query' | 'mutation' | 'subscription';
+    /** The short way (planned-operations.ts) already ran the plan and it found no root: the resolvers answer. */
+    planTried?: boolean;
+  };
   /**
    * A subscription over WebSocket: its feed calls `tooSlow` when the subscriber falls behind (the
    * connection is closed); `wallet` is walletChanged's wallet, kept current from its status events;

@@ -4,7 +4,7 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { mergesConditionalFields } from './conditional-merge.js';
 import type { GraphQLContext } from './context.js';
 import { planQuery } from './sql-plan/planner.js';
-import { PreparedPlans } from './sql-plan/prepared.js';
+import type { PreparedPlans } from './sql-plan/prepared.js';
 import { RawJsonData } from './sql-plan/raw-json.js';
 
 const CACHE_SIZE = 500;
@@ -22,12 +22,12 @@ const CACHE_SIZE = 500;
  * PostgreSQL builds (sql-plan/planner.ts); the resolvers answer everything else, and any
  * planned read whose root is not found (their not_found error).
  */
-export function executionGateway(schema: GraphQLSchema, options: { sqlPlans: boolean }): GatewayInterface {
+export function executionGateway(schema: GraphQLSchema, options: { sqlPlans: boolean; prepared: PreparedPlans }): GatewayInterface {
   const compiled = new Map<string, CompiledQuery | typeof INTERPRETER>();
-  const prepared = new PreparedPlans();
+  const { prepared } = options;
   const executor: GatewayExecutor = async (requestContext) => {
     const context = requestContext.context as unknown as GraphQLContext;
-    if (options.sqlPlans) {
+    if (options.sqlPlans && !context.answered.planTried) {
       const data = await planned(schema, prepared, requestContext.document, requestContext.operationName, requestContext.request.variables, context);
       if (data) return { data: data as unknown as Record<string, unknown> };
     }

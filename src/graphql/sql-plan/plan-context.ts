@@ -11,6 +11,8 @@ export interface PlanRequest {
   document: DocumentNode;
   operationName: string | null | undefined;
   variables: Record<string, unknown> | undefined;
+  /** The variables already coerced for the operation (by the cost check of planned-operations.ts): not coerced again. */
+  coercedVariables?: Record<string, unknown>;
   ownerId: string;
   maxPageSize: number;
 }

@@ -48,12 +48,16 @@ function operationOf(request: PlanRequest): { operation: OperationDefinitionNode
   return { operation: chosen[0], fragments };
 }
 
+function coercedVariables(request: PlanRequest, operation: OperationDefinitionNode): Record<string, unknown> {
+  const coerced = getVariableValues(request.schema, operation.variableDefinitions ?? [], request.variables ?? {}, { maxErrors: 1 });
+  if (coerced.errors) unplannable();
+  return coerced.coerced!;
+}
+
 function plan(request: PlanRequest): SqlPlan {
   const { schema } = request;
   const { operation, fragments } = operationOf(request);
-  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {}, { maxErrors: 1 });
-  if (coerced.errors) unplannable();
-  const variables = coerced.coerced!;
+  const variables = request.coercedVariables ?? coercedVariables(request, operation);
   const ctx = new PlanContext(request, fragments, variables);
   const queryType = schema.getQueryType()!;
   const roots = collectFields(schema, fragments, variables, queryType, operation.selectionSet);

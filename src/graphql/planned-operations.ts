@@ -1,0 +1,111 @@
+import { getOperationAST, getVariableValues, type DocumentNode, type GraphQLSchema } from 'graphql';
+import type { Principal } from '../domain/auth/api-key.service.js';
+import type { Database } from '../db/database.js';
+import { CostWalk } from './limits/cost-walk.js';
+import type { GraphQLLimits } from './limits/limits.js';
+import { planQuery } from './sql-plan/planner.js';
+import type { PreparedPlans } from './sql-plan/prepared.js';
+
+/** Operations remembered at most (oldest first out), and the longest query text remembered. */
+const MAX_OPERATIONS = 500;
+const MAX_QUERY_LENGTH = 8_192;
+/** Distinct Accept headers remembered at most (a client sends one, a gateway another). */
+const MAX_ACCEPTS = 16;
+
+/** A POST body Apollo takes as exactly one operation, and nothing else it would act on. */
+export interface OperationBody {
+  query: string;
+  operationName: string | undefined;
+  variables: Record<string, unknown> | undefined;
+}
+
+/** What Apollo answered a planned operation with: its document, and its content type per Accept. */
+export interface AnsweredByPlan {
+  document: DocumentNode;
+  accept: string | undefined;
+  contentType: string;
+}
+
+export type PlannedAnswer =
+  | { kind: 'answered'; data: string; contentType: string }
+  /** Apollo's to answer; `planTried`: the plan ran and found no root, the resolvers answer without running it again. */
+  | { kind: 'apollo'; planTried: boolean };
+
+/**
+ * The short way for an operation Apollo already parsed, validated and answered with a SQL plan
+ * (the same few documents come again and again: a gateway's _entities batch, a page's query).
+ * Apollo's pipeline costs about as much CPU per request as the plan itself (HeaderMap, request
+ * hashing, plugins, context cloning, error formatting for no error); here the remembered document
+ * is costed with this request's variables (the cost limit) and planned again, and only an answer
+ * the plan gives with data is served — the same status, headers and body bytes Apollo sends for
+ * it. Everything else goes through Apollo: a document not seen yet, a refusal (cost, variables
+ * that do not coerce), an operation the plan does not cover with these variables, a root not
+ * found (the resolvers' error), a body with `extensions` (persisted queries) or anything but
+ * `query`, `variables` and `operationName`, an Accept header Apollo has not answered yet.
+ */
+export class PlannedOperations {
+  private readonly documents = new Map<string, DocumentNode>();
+  /** Content type Apollo chose per Accept header (it depends on nothing else for a single result). */
+  private readonly contentTypes = new Map<string | undefined, string>();
+
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly limits: GraphQLLimits,
+    private readonly prepared: PreparedPlans,
+  ) {}
+
+  /** The body as one operation, or null when it is anything else (Apollo answers it). */
+  static bodyOf(body: unknown): OperationBody | null {
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
+    let keys = 0;
+    const { query, operationName, variables } = body as Record<string, unknown>;
+    if (typeof query !== 'string' || query.length > MAX_QUERY_LENGTH) return null;
+    keys++;
+    if (operationName !== undefined) {
+      if (typeof operationName !== 'string') return null;
+      keys++;
+    }
+    if (variables !== undefined) {
+      if (variables === null || typeof variables !== 'object' || Array.isArray(variables)) return null;
+      keys++;
+    }
+    // every own key is one of the three (an undefined value cannot come out of JSON)
+    for (const _ in body) if (--keys < 0) return null;
+    return { query, operationName, variables: variables as Record<string, unknown> | undefined };
+  }
+
+  /** Runs the remembered operation's plan for this request, or says why Apollo answers it. */
+  async answer(operation: OperationBody, accept: string | undefined, principal: Principal, db: Database): Promise<PlannedAnswer> {
+    const contentType = this.contentTypes.get(accept);
+    const document = contentType === undefined ? undefined : this.documents.get(keyOf(operation));
+    if (document === undefined || contentType === undefined) return { kind: 'apollo', planTried: false };
+    const { operationName, variables } = operation;
+    // the cost check of limits/cost.ts, its variables coerced once for the cost and the plan
+    const chosen = getOperationAST(document, operationName);
+    if (!chosen) return { kind: 'apollo', planTried: false };
+    const coerced = getVariableValues(this.schema, chosen.variableDefinitions ?? [], variables ?? {});
+    if (coerced.errors || new CostWalk(this.schema, document, coerced.coerced).operation(chosen) > this.limits.maxCost) return { kind: 'apollo', planTried: false };
+    const plan = planQuery({ schema: this.schema, document, operationName, variables, coercedVariables: coerced.coerced, ownerId: principal.ownerId, maxPageSize: this.limits.maxPageSize });
+    if (!plan) return { kind: 'apollo', planTried: false };
+    const [row] = await db.query<{ data: string | null }>(plan.sql, plan.params, this.prepared.nameOf(plan.sql));
+    if (row?.data === null || row?.data === undefined) return { kind: 'apollo', planTried: true };
+    return { kind: 'answered', data: row.data, contentType };
+  }
+
+  /** After Apollo answered `operation` with a SQL plan (status 200, no errors): the next time, the short way. */
+  remember(operation: OperationBody, answered: AnsweredByPlan): void {
+    if (!this.contentTypes.has(answered.accept)) {
+      if (this.contentTypes.size >= MAX_ACCEPTS) return;
+      this.contentTypes.set(answered.accept, answered.contentType);
+    }
+    const key = keyOf(operation);
+    if (this.documents.has(key)) return;
+    if (this.documents.size >= MAX_OPERATIONS) this.documents.delete(this.documents.keys().next().value!);
+    this.documents.set(key, answered.document);
+  }
+}
+
+/** Unambiguous: the name's length (0: no name) before the name and the text. */
+function keyOf({ query, operationName }: OperationBody): string {
+  return operationName === undefined ? `0:${query}` : `${operationName.length + 1}:${operationName}${query}`;
+}
