@@ -110,6 +110,7 @@ try {
   const ref = await prepareArm(cluster, 'ref', routineTexts(against), option('setup-ref'));
   const tree = await prepareArm(cluster, 'tree', routineTexts(null), option('setup-tree'));
   const arms = [ref, tree];
+  console.error(`backend pids (for perf record -p): ref ${ref.pid}, tree ${tree.pid}`);
   for (const arm of arms) for (let b = 0; b < 20; b++) await arm.client.query(POST, batchParams(arm)); // warm the caches and plans
   for (let r = 0; r < rounds; r++) for (const arm of r % 2 ? [...arms].reverse() : arms) await runRound(arm);
   const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
