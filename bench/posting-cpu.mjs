@@ -9,7 +9,7 @@
 // arm `tree` those of the working tree, each in its own database of one embedded cluster, both
 // migrated by dist/ (run `npm run build` first); rounds alternate the arms (and which goes first).
 //
-//   node bench/posting-cpu.mjs [--against <rev>] [--rounds 16] [--batches 60] [--batch 27]
+//   node bench/posting-cpu.mjs [--against <rev>] [--tree <rev>] [--rounds 16] [--batches 60] [--batch 27]
 //        [--setup-ref file.sql] [--setup-tree file.sql]   (extra SQL for one arm, e.g. an index drop)
 
 import { execFileSync } from 'node:child_process';
@@ -28,6 +28,7 @@ const option = (name, fallback) => {
   return i >= 0 ? args[i + 1] : fallback;
 };
 const against = option('against', 'HEAD');
+const treeRev = option('tree', null); // the second arm's revision (default: the working tree)
 const rounds = Number(option('rounds', 16));
 const batches = Number(option('batches', 60));
 const batchSize = Number(option('batch', 27));
@@ -108,7 +109,7 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'posting-cpu-'));
 const cluster = await startCluster(dataDir);
 try {
   const ref = await prepareArm(cluster, 'ref', routineTexts(against), option('setup-ref'));
-  const tree = await prepareArm(cluster, 'tree', routineTexts(null), option('setup-tree'));
+  const tree = await prepareArm(cluster, 'tree', routineTexts(treeRev), option('setup-tree'));
   const arms = [ref, tree];
   console.error(`backend pids (for perf record -p): ref ${ref.pid}, tree ${tree.pid}`);
   for (const arm of arms) for (let b = 0; b < 20; b++) await arm.client.query(POST, batchParams(arm)); // warm the caches and plans
@@ -117,7 +118,7 @@ try {
   console.log(`ledger_post, ${batchSize} transfers a call, ${batches} calls a round, ${rounds} rounds alternating; load average ${load}`);
   console.log(`backend CPU us per transfer (median; rounds), and wall us per transfer (median)`);
   for (const arm of arms) {
-    const label = arm.name === 'ref' ? `ref ${against}` : 'tree (working tree)';
+    const label = arm.name === 'ref' ? `ref ${against}` : `tree ${treeRev ?? '(working tree)'}`;
     console.log(`  ${label.padEnd(28)} ${median(arm.cpu).toFixed(1).padStart(6)}  (${arm.cpu.map((v) => v.toFixed(1)).join(' ')})   wall ${median(arm.wall).toFixed(0)}`);
   }
   const pairs = ref.cpu.map((v, i) => tree.cpu[i] / v);
