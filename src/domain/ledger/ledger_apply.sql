@@ -58,8 +58,8 @@ BEGIN
       IF detail IS NOT NULL THEN
         code := 'reference_taken';
       ELSE
-        SELECT * INTO m FROM ledger_move(p_project, p_asset, p_from, p_to, p_amount, p_kind, p_request,
-                                         v_id, p_reference, p_metadata, NULL, NULL, 0, p_now);
+        m := ledger_move(p_project, p_asset, p_from, p_to, p_amount, p_kind, p_request,
+                         v_id, p_reference, p_metadata, NULL, NULL, 0, p_now);
         code := m.code; detail := m.detail;
         IF code = 'ok' THEN
           tx_id := m.tx_id; tx_seq := m.tx_seq; from_balance := m.from_balance; to_balance := m.to_balance; posted_at := m.posted_at;

@@ -50,6 +50,7 @@ CREATE OR REPLACE FUNCTION ledger_move(
 ) RETURNS record LANGUAGE plpgsql AS $fn$
 DECLARE
   v_status text;
+  v_to_status text;
   v_to_current bigint;
   v_from_count bigint;
   v_to_count bigint;
@@ -65,29 +66,33 @@ DECLARE
   v_crossing record;
 BEGIN
   ASSERT p_amount > 0, 'ledger_move: amounts are positive';
-  IF p_from IS NOT NULL THEN
-    SELECT status INTO v_status FROM wallets WHERE id = p_from;
-    IF v_status IS DISTINCT FROM 'active' THEN
-      code := 'wallet_inactive';
-      RETURN;
-    END IF;
+  -- Everything the rules read before writing, in ONE statement (each plpgsql statement costs an
+  -- executor start on the serial posting backend): both statuses, the asset's flags and the
+  -- receiver's balance. The wallet rows are locked, so the statuses and the balance hold; only
+  -- lots_settle (an asset with lots) may still change the receiver's balance: re-read after it.
+  SELECT (SELECT w.status FROM wallets w WHERE w.id = p_from), (SELECT w.status FROM wallets w WHERE w.id = p_to),
+         (SELECT b.amount FROM balances b WHERE b.wallet_id = p_to AND b.asset_id = p_asset),
+         a.ever_expiring, a.expires_after_seconds, a.limit_count > 0, a.monitors > 0
+    INTO v_status, v_to_status, v_to_current, v_lots, v_lot_seconds, v_limited, v_monitored
+    FROM (VALUES (1)) one LEFT JOIN assets a ON a.id = p_asset;
+  IF p_from IS NOT NULL AND v_status IS DISTINCT FROM 'active' THEN
+    code := 'wallet_inactive';
+    RETURN;
   END IF;
-  SELECT a.ever_expiring, a.expires_after_seconds, a.limit_count > 0, a.monitors > 0 INTO v_lots, v_lot_seconds, v_limited, v_monitored FROM assets a WHERE a.id = p_asset;
   IF v_lots THEN
     IF p_from IS NOT NULL THEN
       PERFORM lots_settle(p_project, p_from, p_asset, p_now);
     END IF;
     IF p_to IS NOT NULL THEN
       PERFORM lots_settle(p_project, p_to, p_asset, p_now);
+      SELECT amount INTO v_to_current FROM balances WHERE wallet_id = p_to AND asset_id = p_asset;
     END IF;
   END IF;
   IF p_to IS NOT NULL THEN
-    SELECT status INTO v_status FROM wallets WHERE id = p_to;
-    IF v_status IS DISTINCT FROM 'active' THEN
+    IF v_to_status IS DISTINCT FROM 'active' THEN
       code := 'wallet_inactive';
       RETURN;
     END IF;
-    SELECT amount INTO v_to_current FROM balances WHERE wallet_id = p_to AND asset_id = p_asset;
     IF coalesce(v_to_current, 0) > 9223372036854775807 - p_amount THEN
       code := 'balance_overflow';
       RETURN;

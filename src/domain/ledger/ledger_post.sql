@@ -57,8 +57,11 @@ BEGIN
   v_now := clock_timestamp()::timestamptz(3);
   WHILE v_i <= v_n LOOP
     IF p_group[v_i] IS NULL THEN
-      SELECT * INTO r FROM ledger_apply(p_kind[v_i], p_project[v_i], p_asset[v_i], p_from[v_i], p_to[v_i], p_amount[v_i], p_request[v_i],
-                                        p_target[v_i], p_reference[v_i], p_metadata[v_i], p_expires_in[v_i], v_now);
+      -- `r := f(...)`, not `SELECT * INTO r FROM f(...)`: plpgsql evaluates a call it assigns as a
+      -- simple expression, where a FROM clause starts an executor and a function scan per request
+      -- (ledger_apply calls ledger_move the same way; bench/posting-cpu.mjs measures it).
+      r := ledger_apply(p_kind[v_i], p_project[v_i], p_asset[v_i], p_from[v_i], p_to[v_i], p_amount[v_i], p_request[v_i],
+                        p_target[v_i], p_reference[v_i], p_metadata[v_i], p_expires_in[v_i], v_now);
       idx := v_i; code := r.code; tx_id := r.tx_id; tx_seq := r.tx_seq; from_balance := r.from_balance;
       to_balance := r.to_balance; posted_at := r.posted_at; hold_id := r.hold_id; detail := r.detail;
       RETURN NEXT;
@@ -72,8 +75,8 @@ BEGIN
     g_code := NULL;
     BEGIN
       FOR k IN v_i .. v_last LOOP
-        SELECT * INTO r FROM ledger_apply(p_kind[k], p_project[k], p_asset[k], p_from[k], p_to[k], p_amount[k], p_request[k],
-                                          p_target[k], p_reference[k], p_metadata[k], p_expires_in[k], v_now);
+        r := ledger_apply(p_kind[k], p_project[k], p_asset[k], p_from[k], p_to[k], p_amount[k], p_request[k],
+                          p_target[k], p_reference[k], p_metadata[k], p_expires_in[k], v_now);
         IF r.code <> 'ok' THEN
           g_code := r.code;
           g_detail := coalesce(r.detail, '{}'::jsonb) || jsonb_build_object('index', k - v_i);
