@@ -64,12 +64,19 @@ export async function main(stopTracing?: () => Promise<void>): Promise<void> {
 
   startup = (async () => {
     // The embedded cluster starts (initdb on a fresh data dir) in its own processes while this one
-    // loads the service's modules. Both settle before a failure is raised, so a cluster started
-    // here is always known to the clean-up below.
+    // loads the service's modules. The import begins once the cluster's process is launched: it
+    // holds this thread for a few hundred milliseconds, which would hold back the awaits before
+    // postgres is spawned (on an existing cluster the start is then serial, not concurrent). Both
+    // settle before a failure is raised, so a cluster started here is always known to the
+    // clean-up below.
     const phases = new StartPhases();
+    let launched!: () => void;
+    const launch = new Promise<void>((resolve) => (launched = resolve));
     const [started, loaded] = await Promise.allSettled([
-      connectTarget(config, logger).then((started) => ((target = started), phases.took('database'), started)),
-      serviceModules().then((modules) => (phases.took('modules'), modules)),
+      connectTarget(config, logger, false, launched)
+        .finally(launched)
+        .then((started) => ((target = started), phases.took('database'), started)),
+      launch.then(serviceModules).then((modules) => (phases.took('modules'), modules)),
     ]);
     phases.mark();
     if (started.status === 'rejected') throw started.reason;

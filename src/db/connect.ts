@@ -15,14 +15,21 @@ export interface DatabaseSettings {
 
 /**
  * `DATABASE_URL` when given; else the embedded cluster in LEDGER_DATA_DIR — the one already
- * running there (`reuseRunning`, for the CLI next to a live service) or a new one.
+ * running there (`reuseRunning`, for the CLI next to a live service) or a new one. `launched`:
+ * see startEmbeddedPostgres; called at once when there is no cluster to start.
  */
-export async function connectTarget(config: DatabaseSettings, logger: Logger, reuseRunning = false): Promise<DatabaseTarget> {
-  if (config.databaseUrl) return { url: config.databaseUrl };
+export async function connectTarget(config: DatabaseSettings, logger: Logger, reuseRunning = false, launched?: () => void): Promise<DatabaseTarget> {
+  if (config.databaseUrl) {
+    launched?.();
+    return { url: config.databaseUrl };
+  }
   if (reuseRunning) {
     const port = runningClusterPort(config.dataDir);
-    if (port) return { url: embeddedUrl(port) };
+    if (port) {
+      launched?.();
+      return { url: embeddedUrl(port) };
+    }
   }
-  const embedded = await startEmbeddedPostgres(config.dataDir, logger);
+  const embedded = await startEmbeddedPostgres(config.dataDir, logger, undefined, launched);
   return { url: embedded.url, embedded };
 }

@@ -149,7 +149,13 @@ async function initialise(dir: string, logger: Logger): Promise<void> {
   await pg.initialise();
 }
 
-export async function startEmbeddedPostgres(dataDir: string, logger: Logger, port?: number): Promise<EmbeddedDatabase> {
+/**
+ * Starts the cluster of `dataDir` (initdb first on a new directory). `launched` is called once the
+ * slow part runs in processes of its own — as initdb begins on a new directory, once the postgres
+ * process exists on an existing one — so that the caller can start its CPU work (src/start.ts
+ * imports the service's modules) without holding back the awaits that lead to the spawn.
+ */
+export async function startEmbeddedPostgres(dataDir: string, logger: Logger, port?: number, launched?: () => void): Promise<EmbeddedDatabase> {
   const dir = clusterDir(dataDir);
   mkdirSync(dataDir, { recursive: true });
   // As root, PostgreSQL runs as `postgres`, which must be able to traverse dataDir to reach pg/.
@@ -160,6 +166,7 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger, por
   const fresh = !existsSync(path.join(dir, 'PG_VERSION'));
   if (fresh) {
     rmSync(dir, { recursive: true, force: true });
+    launched?.();
     await initialise(dir, logger);
   } else {
     removeStalePidFile(dir, logger);
@@ -185,6 +192,7 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger, por
     ],
     { ...ids, stdio: ['ignore', 'ignore', 'pipe'] },
   );
+  if (!fresh) launched?.(); // a new directory's came before initdb
   await waitUntilReady(child, logger);
   if (fresh) await createDatabase(pgPort);
   return {

