@@ -137,7 +137,7 @@ export async function createServices(db: Database, logger: Logger, options: { lo
       metrics.observePostingCommit(results.map(postingOutcome));
       eventSequencer.poke();
     },
-    { pipeline: options.postingPipeline ?? DEFAULTS.postingPipeline, overlapCommit: process.env.LEDGER_POSTING_OVERLAP === '1' },
+    { pipeline: options.postingPipeline ?? DEFAULTS.postingPipeline },
   );
   const ledger = new PostingService(postingRepository, historyRepository, queue);
   const history = new HistoryService(historyRepository, postingRepository, ownership);

@@ -54,22 +54,7 @@ export interface Database {
    * statements wrote, and nothing of it is ever committed or seen by anyone else.
    */
   rolledBack<T>(fn: () => Promise<T>): Promise<T>;
-  /**
-   * BEGIN on a pooled connection (a request one inside a request's scope), left open for the
-   * caller: its statements, then `commit()` or `rollback()`, either of which returns the connection
-   * (the posting queue sends the next batch while this one's COMMIT is being flushed).
-   */
-  begin(): Promise<OpenTransaction>;
   close(): Promise<void>;
-}
-
-/** A database transaction left open by `Database.begin()`; exactly one of `commit`/`rollback` ends it. */
-export interface OpenTransaction {
-  query<T = Record<string, unknown>>(text: string, params?: unknown[], name?: string): Promise<T[]>;
-  /** COMMIT; a failure leaves the outcome unknown (the connection is destroyed). */
-  commit(): Promise<void>;
-  /** ROLLBACK; never throws (a connection whose ROLLBACK failed is destroyed). */
-  rollback(): Promise<void>;
 }
 
 export interface DatabaseOptions {
@@ -142,44 +127,6 @@ export async function openDatabase(url: string, logger: Logger, poolSize = 20, o
         });
         client.release(broken);
       }
-    },
-    async begin() {
-      const client = await poolOfCaller().connect();
-      let ended = false;
-      const end = (broken?: Error) => {
-        ended = true;
-        client.release(broken);
-      };
-      try {
-        await client.query('BEGIN');
-      } catch (error) {
-        end(error instanceof Error ? error : new Error(String(error)));
-        throw error;
-      }
-      return {
-        async query<T>(text: string, params?: unknown[], name?: string) {
-          const result = await client.query({ name, text, values: params as unknown[], types });
-          return result.rows as T[];
-        },
-        async commit() {
-          if (ended) throw new Error('the transaction has already ended');
-          try {
-            await client.query('COMMIT');
-          } catch (error) {
-            end(error instanceof Error ? error : new Error(String(error)));
-            throw error;
-          }
-          end();
-        },
-        async rollback() {
-          if (ended) return;
-          let broken: Error | undefined;
-          await client.query('ROLLBACK').catch((rollbackError: unknown) => {
-            broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
-          });
-          end(broken);
-        },
-      };
     },
     async close() {
       await orm.close(true);

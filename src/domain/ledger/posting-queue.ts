@@ -1,4 +1,4 @@
-import type { OpenPosting, PostingRepository } from './posting.repository.js';
+import type { PostingRepository } from './posting.repository.js';
 import { walletsOf, type PostingRequest, type PostingResult } from './ledger.types.js';
 import { isDeadlock, isStatementCut, rolledBack } from '../shared/error-translation.js';
 
@@ -11,21 +11,12 @@ interface Waiting {
   reject(error: unknown): void;
 }
 
-/**
- * How to answer a batch's requests: `answer` once it has ended, or, while its COMMIT is under way,
- * `committing` resolving to the answer; `cut`: a batch of several whose statement was cut (retryAlone).
- */
-type Outcome = { answer: () => void; committing: null } | { answer: () => void; committing: Promise<() => void> } | 'cut';
+/** How to answer a batch's requests once it is done; `cut`: a batch of several whose statement was cut (retryAlone). */
+type Outcome = (() => void) | 'cut';
 
 export interface PostingQueueOptions {
   /** Batches in the database at once (each one `ledger_post` call on its own connection). */
   pipeline?: number;
-  /**
-   * Free a batch's slot once its `ledger_post` statement is done rather than once it committed: the
-   * next batch (on other wallets) runs while the COMMIT is flushed. Each batch is then BEGIN,
-   * `ledger_post`, COMMIT on one connection (PostingRepository.postOpen).
-   */
-  overlapCommit?: boolean;
   /** Legs per `ledger_post` call at most (a batch group counts its legs; a batch always takes at least one request). */
   maxLegs?: number;
 }
@@ -66,12 +57,8 @@ export class PostingQueue {
   private readonly busy = new Set<string>();
   /** Wallets of the waiting requests, with how many of them touch each. */
   private readonly queued = new Map<string, number>();
-  /** Batches whose statement runs (at most `pipeline`). */
   private inFlight = 0;
-  /** Batches not ended yet, their COMMIT under way included (at most twice `pipeline`). */
-  private open = 0;
   private readonly pipeline: number;
-  private readonly overlapCommit: boolean;
   private readonly maxLegs: number;
 
   /** `onCommit` sees the results of every `ledger_post` call that answered (metrics: batch sizes, outcomes). */
@@ -83,7 +70,6 @@ export class PostingQueue {
     // the service always passes LEDGER_POSTING_PIPELINE (src/config.ts DEFAULTS); a queue built bare (unit tests) posts one batch at a time
     this.pipeline = Math.max(1, options.pipeline ?? 1);
     this.maxLegs = Math.max(1, options.maxLegs ?? MAX_LEGS);
-    this.overlapCommit = options.overlapCommit ?? false;
   }
 
   submit(request: PostingRequest): Promise<PostingResult> {
@@ -91,7 +77,7 @@ export class PostingQueue {
       const waiting: Waiting = { request, wallets: walletsOf(request), legs: legsOf(request), resolve, reject };
       // Nothing queued can leave while every slot is taken or while it waits on busy wallets, so
       // only the newcomer needs a look: it leaves now only if no one is ahead of it on its wallets.
-      if (this.inFlight < this.pipeline && this.open < 2 * this.pipeline && waiting.wallets.every((w) => !this.busy.has(w) && !this.queued.has(w))) {
+      if (this.inFlight < this.pipeline && waiting.wallets.every((w) => !this.busy.has(w) && !this.queued.has(w))) {
         this.start([waiting]);
         return;
       }
@@ -130,35 +116,19 @@ export class PostingQueue {
 
   private start(batch: Waiting[]): void {
     this.inFlight += 1;
-    this.open += 1;
     for (const waiting of batch) for (const wallet of waiting.wallets) this.busy.add(wallet);
     void this.postBatch(batch).then((outcome) => {
       this.inFlight -= 1;
       if (outcome === 'cut') {
-        this.open -= 1;
         this.retryAlone(batch);
         this.dispatch();
         return;
       }
-      if (outcome.committing === null) {
-        this.settle(batch, outcome.answer);
-        return;
-      }
-      // The statement is done and its transaction holds its wallets' row locks while its COMMIT
-      // is flushed: the slot is free for a batch on other wallets (its wallets stay busy until the
-      // commit, so no posting on them can pass this batch), and PostgreSQL runs it meanwhile.
+      for (const waiting of batch) for (const wallet of waiting.wallets) this.busy.delete(wallet);
+      // the next batch goes to the database first: PostgreSQL works on it while Node answers this one
       this.dispatch();
-      void outcome.committing.then((answer) => this.settle(batch, answer));
+      outcome();
     });
-  }
-
-  /** A batch has ended (committed, or failed): its wallets are free; the next batch goes to the database before its answers. */
-  private settle(batch: Waiting[], answer: () => void): void {
-    this.open -= 1;
-    for (const waiting of batch) for (const wallet of waiting.wallets) this.busy.delete(wallet);
-    // the next batch goes to the database first: PostgreSQL works on it while Node answers this one
-    this.dispatch();
-    answer();
   }
 
   /**
@@ -176,14 +146,13 @@ export class PostingQueue {
       const earlier = waiting.wallets.flatMap((wallet) => lastOn.get(wallet) ?? []);
       const done = Promise.all(earlier).then(async () => {
         const outcome = await this.postBatch([waiting]);
-        const answer = outcome === 'cut' ? undefined : await answerOf(outcome); // a single request is never 'cut': it is rejected
         for (const wallet of waiting.wallets) {
           const remaining = left.get(wallet)! - 1;
           if (remaining > 0) left.set(wallet, remaining);
           else this.busy.delete(wallet);
         }
         this.dispatch();
-        answer?.();
+        if (outcome !== 'cut') outcome(); // a single request is never 'cut': it is rejected
       });
       for (const wallet of waiting.wallets) lastOn.set(wallet, done);
     }
@@ -191,7 +160,7 @@ export class PostingQueue {
 
   /** Starts batches of queued requests while slots are free and some request can leave. */
   private dispatch(): void {
-    while (this.inFlight < this.pipeline && this.open < 2 * this.pipeline && this.waiting.length > 0) {
+    while (this.inFlight < this.pipeline && this.waiting.length > 0) {
       const batch = this.take();
       if (batch.length === 0) return;
       this.start(batch);
@@ -226,45 +195,31 @@ export class PostingQueue {
     return batch;
   }
 
-  /**
-   * Posts a batch and returns how to answer its requests once it has ended: committed, or known to
-   * be rolled back. With `overlapCommit`, it returns as soon as the statement is done, its COMMIT
-   * under way (`committing`); the answers wait for that COMMIT (a 201 means durable).
-   */
+  /** Posts a batch (committed, or known to be rolled back) and returns how to answer its requests. */
   private async postBatch(batch: Waiting[]): Promise<Outcome> {
-    let open: OpenPosting;
     try {
-      open = await this.postWithRetry(batch.map((w) => w.request));
+      const results = await this.postWithRetry(batch.map((w) => w.request));
+      committed(this.onCommit, results);
+      return () => batch.forEach((w, i) => w.resolve(results[i]));
     } catch (error) {
       if (batch.length === 1 || !rolledBack(error)) {
         // A lost connection leaves the batch's outcome unknown: posting again could post twice.
-        return ended(() => batch.forEach((w) => w.reject(error)));
+        return () => batch.forEach((w) => w.reject(error));
       }
       if (isStatementCut(error)) return 'cut';
       // The batch was rolled back; one bad element must not fail its neighbours: post them one by one.
       for (const waiting of batch) {
         const outcome = await this.postBatch([waiting]);
-        if (outcome !== 'cut') (await answerOf(outcome))();
+        if (outcome !== 'cut') outcome();
       }
-      return ended(() => undefined);
+      return () => undefined;
     }
-    const answer = (): (() => void) => {
-      committed(this.onCommit, open.results);
-      return () => batch.forEach((w, i) => w.resolve(open.results[i]));
-    };
-    if (!this.overlapCommit) return ended(answer());
-    return {
-      answer: () => undefined,
-      // COMMIT failing leaves the outcome unknown (the connection is gone): never posted again
-      committing: open.commit().then(answer, (error: unknown) => () => batch.forEach((w) => w.reject(error))),
-    };
   }
 
-  private async postWithRetry(requests: PostingRequest[]): Promise<OpenPosting> {
+  private async postWithRetry(requests: PostingRequest[]): Promise<PostingResult[]> {
     for (let attempt = 1; ; attempt++) {
       try {
-        if (this.overlapCommit) return await this.repository.postOpen(requests);
-        return { results: await this.repository.post(requests), commit: async () => undefined };
+        return await this.repository.post(requests);
       } catch (error) {
         // ledger_post locks wallets in one global order, so a deadlock should not happen; if one
         // ever does (two batches inserting the same references in opposite orders), its statement
@@ -274,11 +229,6 @@ export class PostingQueue {
     }
   }
 }
-
-const ended = (answer: () => void): Outcome => ({ answer, committing: null });
-
-/** How to answer an outcome's requests, once its batch has ended. */
-const answerOf = (outcome: Exclude<Outcome, 'cut'>): Promise<() => void> | (() => void) => outcome.committing ?? outcome.answer;
 
 /**
  * Runs the commit hook (metrics, waking the sequencer) where it cannot change the answer: the batch

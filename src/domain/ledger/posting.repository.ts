@@ -93,27 +93,7 @@ export class PostingRepository {
    * Posts a batch through `ledger_post` (one statement, one database transaction); a batch that
    * carries webhook calls goes through `webhook_post`, which also stores them in that transaction.
    */
-  post(batch: PostingRequest[]): Promise<PostingResult[]> {
-    return this.postOn(batch, (text, params, name) => this.db.query<RawPosting>(text, params, name));
-  }
-
-  /**
-   * The same call in a database transaction left open: its results once the statement is done
-   * (its wallets' row locks still held), and `commit` to end it. A failed call is rolled back
-   * before it throws. The posting queue overlaps a batch's commit with the next batch's call.
-   */
-  async postOpen(batch: PostingRequest[]): Promise<OpenPosting> {
-    const tx = await this.db.begin();
-    try {
-      const results = await this.postOn(batch, (text, params, name) => tx.query<RawPosting>(text, params, name));
-      return { results, commit: () => tx.commit() };
-    } catch (error) {
-      await tx.rollback();
-      throw error;
-    }
-  }
-
-  private async postOn(batch: PostingRequest[], query: (text: string, params: unknown[], name: string) => Promise<RawPosting[]>): Promise<PostingResult[]> {
+  async post(batch: PostingRequest[]): Promise<PostingResult[]> {
     // Flattened into ledger_post's parallel arrays; a group's legs share a group number.
     const legs: { leg: PostingLeg; group: number | null }[] = [];
     batch.forEach((request, i) => {
@@ -139,7 +119,7 @@ export class PostingRepository {
     const recording = calls.some((call) => call !== null);
     if (recording) params.push(JSON.stringify(calls));
     const arrays = `$1::text[], $2::int[], $3::uuid[], $4::uuid[], $5::uuid[], $6::bigint[], $7::text[], $8::int[], $9::uuid[], $10::text[], $11::json[], $12::int[]`;
-    const rows = await query(
+    const rows = await this.db.query<RawPosting>(
       recording ? `SELECT ${POSTING_COLUMNS} FROM webhook_post(${arrays}, $13::jsonb)` : `SELECT ${POSTING_COLUMNS} FROM ledger_post(${arrays})`,
       params,
       recording ? 'ledger_webhook_post' : 'ledger_post',
@@ -168,13 +148,6 @@ export class PostingRepository {
   rolledBack<T>(fn: () => Promise<T>): Promise<T> {
     return this.db.rolledBack(fn);
   }
-}
-
-/** A batch posted in a transaction still open (PostingRepository.postOpen). */
-export interface OpenPosting {
-  results: PostingResult[];
-  /** COMMIT: the results hold only once it resolved; a failure leaves the outcome unknown. */
-  commit(): Promise<void>;
 }
 
 interface RawResolved {

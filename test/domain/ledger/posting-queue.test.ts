@@ -70,24 +70,3 @@ describe('PostingQueue commit hook', () => {
     expect(posts).toBe(1);
   });
 });
-
-describe('PostingQueue with overlapCommit: a COMMIT that fails', () => {
-  it('rejects the batch (its outcome is unknown), posts nothing again, reports nothing to the hook, and frees its wallets', async () => {
-    let posts = 0;
-    const hooked: number[] = [];
-    const repo = {
-      async postOpen(batch: PostingRequest[]) {
-        posts += 1;
-        const results: PostingResult[] = batch.map((b) => ({ code: 'ok', id: `tx-${(b as PostingLeg).toWalletId}` }));
-        const commit = posts === 1 ? () => Promise.reject(new Error('Connection terminated unexpectedly')) : () => Promise.resolve();
-        return { results, commit };
-      },
-    } as unknown as PostingRepository;
-    const queue = new PostingQueue(repo, (results) => hooked.push(results.length), { overlapCommit: true });
-    await expect(queue.submit(request('r0'))).rejects.toThrow('Connection terminated unexpectedly');
-    expect(posts).toBe(1);
-    expect(hooked).toEqual([]);
-    await expect(queue.submit(request('r0'))).resolves.toEqual({ code: 'ok', id: 'tx-r0' });
-    expect(hooked).toEqual([1]);
-  });
-});
