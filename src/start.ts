@@ -5,7 +5,7 @@ import type { App } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { connectTarget, type DatabaseTarget } from './db/connect.js';
 import type { Database } from './db/database.js';
-import { createLogger, type Logger } from './logger.js';
+import { createServiceOutput, type Logger } from './logger.js';
 
 /**
  * The modules that serve requests (ORM, GraphQL, routes): about a second of CPU to load, so they
@@ -28,7 +28,7 @@ export async function main(stopTracing?: () => Promise<void>): Promise<void> {
     }
     throw error;
   }
-  const logger = createLogger(config.logLevel);
+  const { logger, print } = createServiceOutput(config.logLevel);
   let target: DatabaseTarget | undefined;
   let db: Database | undefined;
   let app: App | undefined;
@@ -97,7 +97,7 @@ export async function main(stopTracing?: () => Promise<void>): Promise<void> {
     }
     phases.took('app');
     if (stopping) return;
-    if (embedded) await ensureDevKey(app, config, logger);
+    if (embedded) await ensureDevKey(app, config, logger, print);
     if (stopping) return;
     await embedded?.durable; // a new cluster's files are on disk before the first request (a 201 is durable)
     phases.took('durable');
@@ -105,7 +105,7 @@ export async function main(stopTracing?: () => Promise<void>): Promise<void> {
     phases.took('listen');
     logger.info({ startMs: phases.ms }, 'start-up phases');
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    process.stdout.write(`listening on http://${host}:${address.port}\n`);
+    print(`listening on http://${host}:${address.port}\n`);
   })();
 
   try {
@@ -144,11 +144,11 @@ class StartPhases {
 }
 
 /** First embedded start with no key at all: one key for owner `dev` on `pro`, printed once and kept. */
-async function ensureDevKey(app: App, config: Config, logger: Logger): Promise<void> {
+async function ensureDevKey(app: App, config: Config, logger: Logger, print: (text: string) => void): Promise<void> {
   if (await app.services.apiKeys.hasAnyKey()) return;
   const issued = await app.services.apiKeys.issue('dev', 'pro');
   const file = path.join(config.dataDir, 'dev-api-key');
   writeFileSync(file, `${issued.api_key}\n`, { mode: 0o600 });
   logger.info({ file }, 'created a development API key');
-  process.stdout.write(`dev api key (owner dev, plan pro): ${issued.api_key}\n  saved in ${file}\n`);
+  print(`dev api key (owner dev, plan pro): ${issued.api_key}\n  saved in ${file}\n`);
 }

@@ -147,8 +147,16 @@ function rateLimited(limit: number): LedgerError {
   return new LedgerError('rate_limited', `daily call quota of ${limit} reached`, { limit, retry_after: secondsUntilUtcMidnight() });
 }
 
+/** The UTC day of the last call and the instants it spans: a new date string only when the clock leaves it (every call asks). */
+let today = { day: '', from: 0, until: 0 };
+
 function utcDay(): string {
-  return new Date().toISOString().slice(0, 10);
+  const now = Date.now();
+  if (now < today.from || now >= today.until) {
+    const from = now - (now % 86_400_000);
+    today = { day: new Date(now).toISOString().slice(0, 10), from, until: from + 86_400_000 };
+  }
+  return today.day;
 }
 
 export function secondsUntilUtcMidnight(now = new Date()): number {
