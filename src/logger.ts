@@ -15,6 +15,8 @@ export function createLogger(level: string): Logger {
 export interface ServiceOutput {
   logger: Logger;
   print(text: string): void;
+  /** Settles once every line written so far is out (await it before process.exit). */
+  drained(): Promise<void>;
 }
 
 /**
@@ -23,7 +25,9 @@ export interface ServiceOutput {
  * (bench/results/2026-11-27-node-transfers.txt). Here lines gather into writes of LOG_BUFFER.bytes,
  * flushed at least every LOG_BUFFER.flushMs and at exit (pino flushes an asynchronous
  * destination synchronously on `exit`); `print` goes through the same stream, so stdout keeps
- * its order, and is flushed at once (the start-up line a supervisor waits for).
+ * its order, and is flushed at once (the start-up line a supervisor waits for). The service awaits
+ * `drained` before it exits: pino's exit hook writes the queued lines but not a write still in
+ * flight in libuv's thread pool, which process.exit may cut short.
  */
 export function createServiceOutput(level: string): ServiceOutput {
   const stream = pino.destination({ dest: 1, sync: false, minLength: LOG_BUFFER.bytes, periodicFlush: LOG_BUFFER.flushMs });
@@ -33,5 +37,6 @@ export function createServiceOutput(level: string): ServiceOutput {
       stream.write(text);
       stream.flush();
     },
+    drained: () => new Promise((resolve) => stream.flush(() => resolve())),
   };
 }

@@ -28,7 +28,7 @@ export async function main(stopTracing?: () => Promise<void>): Promise<void> {
     }
     throw error;
   }
-  const { logger, print } = createServiceOutput(config.logLevel);
+  const { logger, print, drained } = createServiceOutput(config.logLevel);
   let target: DatabaseTarget | undefined;
   let db: Database | undefined;
   let app: App | undefined;
@@ -48,9 +48,11 @@ export async function main(stopTracing?: () => Promise<void>): Promise<void> {
       await target?.embedded?.stop();
       await stopTracing?.().catch((err: unknown) => logger.warn({ err }, 'flushing traces failed'));
       logger.info('stopped');
+      await drained();
       process.exit(0);
     } catch (err) {
       logger.error({ err }, 'shutdown failed');
+      await drained();
       process.exit(1);
     }
   };
@@ -116,6 +118,7 @@ export async function main(stopTracing?: () => Promise<void>): Promise<void> {
     logger.fatal({ err }, 'start-up failed');
     await db?.close().catch(() => undefined);
     await target?.embedded?.stop().catch(() => undefined);
+    await drained();
     process.exit(1);
   }
 }
