@@ -122,7 +122,7 @@ for (const variant of variants) {
   for (const which of ['first', 'second']) {
     const rs = results.filter((r) => r.variant === variant.name && r.which === which);
     const total = (r) => Object.values(r.cpu).reduce((a, b) => a + b, 0);
-    const node = (r) => r.cpu.node ?? 0;
+    const node = (r) => (r.cpu.node ?? 0) + (r.cpu.MainThread ?? 0); // node 24 names its main thread (the process's comm) MainThread
     const pg = (r) => (r.cpu.postgres ?? 0) + (r.cpu.initdb ?? 0);
     const phaseNames = [...new Set(rs.flatMap((r) => Object.keys(r.phases)))];
     const phases = phaseNames.map((p) => `${p} ${median(rs.map((r) => r.phases[p] ?? 0))}`).join(', ');

@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { buildIfStale, serviceEntry } from '../../scripts/build.mjs';
 import { createTestDatabase } from '../support/database.js';
 import { call, issueKey, killAll, ROOT, serviceEnv, spawnNode, stopService, waitListening, type RunningService } from './support/process.js';
@@ -47,5 +49,34 @@ describe('npm start', () => {
     expect(serviceEntry({})).toBe(`file://${ROOT}/dist/bundle/main.js`);
     expect(serviceEntry({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' })).toBe(`file://${ROOT}/dist/src/main.js`);
     expect(serviceEntry({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://127.0.0.1:4318/v1/traces' })).toBe(`file://${ROOT}/dist/src/main.js`);
+  });
+
+  it('starts the embedded cluster before reading the service\'s modules: the start-up chunks hold none of them', () => {
+    // what node has read when src/start.ts starts the cluster: main.js, the chunks it imports
+    // (tracing, start) and their static imports; the service's modules come by import() after it
+    const bundle = path.join(ROOT, 'dist', 'bundle');
+    const read = new Set<string>();
+    const visit = (file: string, dynamicToo: boolean) => {
+      if (read.has(file)) return;
+      read.add(file);
+      const code = readFileSync(file, 'utf8');
+      const imports = [...code.matchAll(/(?:^|[;}\s])import\s*(?:[\w*{}\s,$]+from\s*)?"(\.[^"]+)"/g)].map((m) => m[1]);
+      for (const spec of imports) visit(path.resolve(path.dirname(file), spec), false);
+      if (dynamicToo) for (const m of code.matchAll(/import\("(\.[^"]+)"\)/g)) visit(path.resolve(path.dirname(file), m[1]), false);
+    };
+    visit(path.join(bundle, 'main.js'), true);
+    const early = [...read].map((file) => readFileSync(file, 'utf8'));
+    expect(early.some((code) => code.includes('postmaster.pid'))).toBe(true); // src/db/embedded-postgres.ts
+    expect(early.some((code) => /function (openDatabase|createApp)\(/.test(code))).toBe(false);
+    const all = [bundle, path.join(bundle, 'chunks')].flatMap((dir) => readdirSync(dir).filter((name) => name.endsWith('.js')).map((name) => path.join(dir, name)));
+    expect(all.some((file) => /function createApp\(/.test(readFileSync(file, 'utf8')))).toBe(true);
+    const bytes = (files: string[]) => files.reduce((sum, file) => sum + readFileSync(file).length, 0);
+    expect(bytes([...read])).toBeLessThan(bytes(all) / 10);
+  });
+
+  it('is ASCII only (node decodes it faster; V8 keeps one-byte strings)', () => {
+    const bundle = path.join(ROOT, 'dist', 'bundle');
+    const files = [bundle, path.join(bundle, 'chunks')].flatMap((dir) => readdirSync(dir).filter((name) => name.endsWith('.js')).map((name) => path.join(dir, name)));
+    expect(files.filter((file) => readFileSync(file).some((byte) => byte > 0x7f)).map((file) => path.basename(file))).toEqual([]);
   });
 });
