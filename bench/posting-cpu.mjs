@@ -33,11 +33,16 @@ const rounds = Number(option('rounds', 16));
 const batches = Number(option('batches', 60));
 const batchSize = Number(option('batch', 27));
 
-/** The routine files as they are at `rev` (null: the working tree), in installation order. */
+/** The routine files as they are at `rev` (null: the working tree), in installation order; a routine `rev` has no file for is left out. */
 function routineTexts(rev) {
-  return ROUTINES.map(({ file }) =>
-    rev === null ? readFileSync(path.join(ROOT, file), 'utf8') : execFileSync('git', ['show', `${rev}:${file}`], { cwd: ROOT, encoding: 'utf8' }),
-  );
+  const atRev = (file) => {
+    try {
+      return execFileSync('git', ['show', `${rev}:${file}`], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    } catch {
+      return null;
+    }
+  };
+  return ROUTINES.map(({ file }) => (rev === null ? readFileSync(path.join(ROOT, file), 'utf8') : atRev(file))).filter((text) => text !== null);
 }
 
 /** Replaces every routine of the database by the given texts (all dropped first: a signature may differ). */

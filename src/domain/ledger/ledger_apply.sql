@@ -25,7 +25,7 @@ DROP FUNCTION IF EXISTS ledger_apply(text, integer, uuid, uuid, uuid, bigint, te
 --   void carry none (their posting is the hold's).
 -- * p_defer (ledger_post, a transfer or seed outside a group): ledger_move returns the transaction
 --   row as `tx_row` for ledger_post to write with its batch (ledger_flush), or answers
---   'flush_first' having written nothing (the reservation of the reference is removed below, as
+--   'flush_first' or 'flush_first_asset' having written nothing (the reservation of the reference is removed below, as
 --   for a refusal, and ledger_post runs the request again without deferring).
 -- * A refusal writes nothing, except that a hold found expired is released (holds_settle_refusal)
 --   and that due lot expiries a settlement posted stay (lots §15: they were owed).

@@ -50,8 +50,9 @@ DROP FUNCTION IF EXISTS ledger_move(integer, uuid, uuid, uuid, bigint, text, tex
 -- writes its batch's rows in one statement each (ledger_flush) before anything in the batch could
 -- read them and before it returns. Only a movement whose hooks all stay silent defers: an asset
 -- with lots, limits or monitors, or a debit that would release expired holds (their events must
--- keep their place in the outbox), answers 'flush_first' before writing anything, and ledger_post
--- writes what it holds and runs the request again without deferring.
+-- keep their place in the outbox), answers 'flush_first_asset' (the asset's hooks) or 'flush_first'
+-- (the debit) before writing anything, and ledger_post writes what it holds and runs the request
+-- again without deferring.
 CREATE OR REPLACE FUNCTION ledger_move(
   p_project integer, p_asset uuid, p_from uuid, p_to uuid, p_amount bigint, p_kind text, p_request text,
   p_id uuid, p_reference text, p_metadata json, p_reverses uuid, p_hold uuid, p_release bigint, p_now timestamp with time zone,
@@ -87,7 +88,7 @@ BEGIN
     INTO v_status, v_to_status, v_to_current, v_lots, v_lot_seconds, v_limited, v_monitored
     FROM (VALUES (1)) one LEFT JOIN assets a ON a.id = p_asset;
   IF p_defer AND (v_lots OR v_lot_seconds IS NOT NULL OR v_limited OR v_monitored) THEN
-    code := 'flush_first';
+    code := 'flush_first_asset';
     RETURN;
   END IF;
   IF p_from IS NOT NULL AND v_status IS DISTINCT FROM 'active' THEN

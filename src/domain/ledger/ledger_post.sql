@@ -37,8 +37,8 @@ DROP FUNCTION IF EXISTS ledger_post(integer[], uuid[], uuid[], uuid[], bigint[],
 --   each (ledger_flush) before any element that could read or precede them in the outbox runs (a
 --   group, any other kind, a request key it holds, a movement that answered 'flush_first') and
 --   before it returns, so everything a later element reads and everything the caller commits is
---   as if each movement had written its own rows. An asset that answered 'flush_first' (lots,
---   limits or monitors) is not deferred again in this batch.
+--   as if each movement had written its own rows. An asset that answered 'flush_first_asset'
+--   (lots, limits or monitors) is not deferred again in this batch.
 CREATE OR REPLACE FUNCTION ledger_post(
   p_kind text[], p_project integer[], p_asset uuid[], p_from uuid[], p_to uuid[], p_amount bigint[], p_request text[],
   p_group integer[], p_target uuid[], p_reference text[], p_metadata json[], p_expires_in integer[]
@@ -79,15 +79,17 @@ BEGIN
       -- (ledger_apply calls ledger_move the same way; bench/posting-cpu.mjs measures it).
       r := ledger_apply(p_kind[v_i], p_project[v_i], p_asset[v_i], p_from[v_i], p_to[v_i], p_amount[v_i], p_request[v_i],
                         p_target[v_i], p_reference[v_i], p_metadata[v_i], p_expires_in[v_i], v_now, v_defer);
-      IF r.code = 'flush_first' THEN
-        v_undeferred := v_undeferred || p_asset[v_i];
+      IF r.code IN ('flush_first', 'flush_first_asset') THEN
+        IF r.code = 'flush_first_asset' THEN
+          v_undeferred := v_undeferred || p_asset[v_i];
+        END IF;
         IF cardinality(b_tx) > 0 THEN
           PERFORM ledger_flush(b_tx);
           b_tx := '{}'; b_keys := '{}';
         END IF;
         r := ledger_apply(p_kind[v_i], p_project[v_i], p_asset[v_i], p_from[v_i], p_to[v_i], p_amount[v_i], p_request[v_i],
                           p_target[v_i], p_reference[v_i], p_metadata[v_i], p_expires_in[v_i], v_now, false);
-      ELSIF v_defer AND r.code = 'ok' THEN
+      ELSIF v_defer AND (r.tx_row).seq IS NOT NULL THEN -- moved (a replay answers 'ok' with no row)
         b_tx := b_tx || r.tx_row;
         IF p_request[v_i] IS NOT NULL THEN
           b_keys := b_keys || p_request[v_i];
