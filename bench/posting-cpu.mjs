@@ -11,6 +11,8 @@
 //
 //   node bench/posting-cpu.mjs [--against <rev>] [--tree <rev>] [--rounds 16] [--batches 60] [--batch 27]
 //        [--setup-ref file.sql] [--setup-tree file.sql]   (extra SQL for one arm, e.g. an index drop)
+//        [--sequence]   (after each call, number its events as the sequencer does, ledger_sequence_events, on a
+//                        second connection; that backend's CPU is reported too, and the sum)
 
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -32,12 +34,18 @@ const treeRev = option('tree', null); // the second arm's revision (default: the
 const rounds = Number(option('rounds', 16));
 const batches = Number(option('batches', 60));
 const batchSize = Number(option('batch', 27));
+const sequence = args.includes('--sequence');
 
-/** The routine files as they are at `rev` (null: the working tree), in installation order. */
+/** The routine files as they are at `rev` (null: the working tree), in installation order; a routine `rev` has no file for is left out. */
 function routineTexts(rev) {
-  return ROUTINES.map(({ file }) =>
-    rev === null ? readFileSync(path.join(ROOT, file), 'utf8') : execFileSync('git', ['show', `${rev}:${file}`], { cwd: ROOT, encoding: 'utf8' }),
-  );
+  const atRev = (file) => {
+    try {
+      return execFileSync('git', ['show', `${rev}:${file}`], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    } catch {
+      return null;
+    }
+  };
+  return ROUTINES.map(({ file }) => (rev === null ? readFileSync(path.join(ROOT, file), 'utf8') : atRev(file))).filter((text) => text !== null);
 }
 
 /** Replaces every routine of the database by the given texts (all dropped first: a signature may differ). */
@@ -69,7 +77,13 @@ async function prepareArm(cluster, name, texts, setupFile) {
   await installRoutines(client, texts);
   if (setupFile) await client.query(readFileSync(setupFile, 'utf8'));
   const { rows } = await client.query(`SELECT pg_backend_pid() AS pid, id AS asset FROM assets LIMIT 1`);
-  return { name, client, pid: rows[0].pid, asset: rows[0].asset, projectId: fixture.projectId, wallets: fixture.customers.map((c) => c.id), cpu: [], wall: [] };
+  let sequencer = null;
+  if (sequence) {
+    sequencer = new pg.Client({ connectionString: url });
+    await sequencer.connect();
+    sequencer.pid = (await sequencer.query(`SELECT pg_backend_pid() AS pid`)).rows[0].pid;
+  }
+  return { name, client, sequencer, pid: rows[0].pid, asset: rows[0].asset, projectId: fixture.projectId, wallets: fixture.customers.map((c) => c.id), cpu: [], seqCpu: [], wall: [] };
 }
 
 /** One batch's parameters: `batchSize` transfers of 1 PTS between two distinct random customers. */
@@ -91,11 +105,14 @@ function batchParams(arm) {
 async function runRound(arm) {
   const started = process.hrtime.bigint();
   const before = cpuNs(arm.pid);
+  const seqBefore = arm.sequencer ? cpuNs(arm.sequencer.pid) : 0;
   for (let b = 0; b < batches; b++) {
     const { rows } = await arm.client.query(POST, batchParams(arm));
     if (rows.some((row) => row.code !== 'ok')) throw new Error(`${arm.name}: a transfer was refused: ${rows.find((row) => row.code !== 'ok').code}`);
+    if (arm.sequencer) await arm.sequencer.query(`SELECT ledger_sequence_events(100000)`);
   }
   arm.cpu.push((cpuNs(arm.pid) - before) / (batches * batchSize) / 1000);
+  if (arm.sequencer) arm.seqCpu.push((cpuNs(arm.sequencer.pid) - seqBefore) / (batches * batchSize) / 1000);
   arm.wall.push(Number(process.hrtime.bigint() - started) / 1e3 / (batches * batchSize));
 }
 
@@ -111,7 +128,7 @@ try {
   const ref = await prepareArm(cluster, 'ref', routineTexts(against), option('setup-ref'));
   const tree = await prepareArm(cluster, 'tree', routineTexts(treeRev), option('setup-tree'));
   const arms = [ref, tree];
-  console.error(`backend pids (for perf record -p): ref ${ref.pid}, tree ${tree.pid}`);
+  console.error(`backend pids (for perf record -p): ref ${ref.pid}, tree ${tree.pid}${sequence ? `; sequencers: ref ${ref.sequencer.pid}, tree ${tree.sequencer.pid}` : ''}`);
   for (const arm of arms) for (let b = 0; b < 20; b++) await arm.client.query(POST, batchParams(arm)); // warm the caches and plans
   for (let r = 0; r < rounds; r++) for (const arm of r % 2 ? [...arms].reverse() : arms) await runRound(arm);
   const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
@@ -123,7 +140,15 @@ try {
   }
   const pairs = ref.cpu.map((v, i) => tree.cpu[i] / v);
   console.log(`  tree / ref, per round: ${pairs.map((v) => v.toFixed(3)).join(' ')}; median ${median(pairs).toFixed(3)}`);
+  if (sequence) {
+    console.log(`sequencer backend CPU us per transfer (median), and posting + sequencer`);
+    for (const arm of arms) console.log(`  ${arm.name.padEnd(5)} sequencer ${median(arm.seqCpu).toFixed(1).padStart(6)}  sum ${median(arm.cpu.map((v, i) => v + arm.seqCpu[i])).toFixed(1).padStart(6)}`);
+    const sums = ref.cpu.map((v, i) => (tree.cpu[i] + tree.seqCpu[i]) / (v + ref.seqCpu[i]));
+    const seqs = ref.seqCpu.map((v, i) => tree.seqCpu[i] / v);
+    console.log(`  tree / ref: sequencer median ${median(seqs).toFixed(3)}, sum median ${median(sums).toFixed(3)} (per round: ${sums.map((v) => v.toFixed(3)).join(' ')})`);
+  }
   for (const arm of arms) await arm.client.end();
+  for (const arm of arms) await arm.sequencer?.end();
 } finally {
   await cluster.stop();
   rmSync(dataDir, { recursive: true, force: true });

@@ -68,7 +68,8 @@ export const ROUTINES = [
     file: 'src/domain/ledger/ledger_apply.sql',
     calls: ['holds_capture', 'holds_create', 'holds_void', 'ledger_move', 'ledger_reference_take', 'ledger_replay', 'ledger_reverse'],
   },
-  { name: 'ledger_post', file: 'src/domain/ledger/ledger_post.sql', calls: ['ledger_apply'] },
+  { name: 'ledger_flush', file: 'src/domain/ledger/ledger_flush.sql', calls: [] },
+  { name: 'ledger_post', file: 'src/domain/ledger/ledger_post.sql', calls: ['ledger_apply', 'ledger_flush'] },
   // Inbound webhooks (CONTRACT §16): a flow's posting and its stored call in one statement.
   { name: 'webhook_post', file: 'src/domain/webhook/webhook_post.sql', calls: ['ledger_post'] },
   { name: 'webhook_sequence_calls', file: 'src/domain/webhook/webhook_sequence_calls.sql', calls: [] },

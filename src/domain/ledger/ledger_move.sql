@@ -1,3 +1,4 @@
+DROP FUNCTION IF EXISTS ledger_move(integer, uuid, uuid, uuid, bigint, text, text, uuid, text, json, uuid, uuid, bigint, timestamp with time zone);
 -- ledger_move: the ONE per-leg money movement, used by every posting kind: transfer, seed and
 -- batch leg (ledger_apply), hold capture (holds_capture), reversal (ledger_reverse). Moves
 -- p_amount minor units of p_asset from p_from (NULL: the reserved @mint source, a seed) to p_to
@@ -42,11 +43,22 @@
 --   capture's lot expiries moved `amount` after from_balance), so no balance row is read again.
 --   A posting that crosses nothing runs that one statement; each crossing is written with its
 --   event (monitors_record), the sender's first, each side's in monitor order.
+--
+-- Deferred write (p_defer, asked by ledger_post through ledger_apply for a plain transfer or seed
+-- outside a group): the transaction row and its `transaction.posted` event are not written here
+-- but returned as `tx_row` (its seq drawn now, so seq order stays movement order), and ledger_post
+-- writes its batch's rows in one statement each (ledger_flush) before anything in the batch could
+-- read them and before it returns. Only a movement whose hooks all stay silent defers: an asset
+-- with lots, limits or monitors, or a debit that would release expired holds (their events must
+-- keep their place in the outbox), answers 'flush_first_asset' (the asset's hooks) or 'flush_first'
+-- (the debit) before writing anything, and ledger_post writes what it holds and runs the request
+-- again without deferring.
 CREATE OR REPLACE FUNCTION ledger_move(
   p_project integer, p_asset uuid, p_from uuid, p_to uuid, p_amount bigint, p_kind text, p_request text,
   p_id uuid, p_reference text, p_metadata json, p_reverses uuid, p_hold uuid, p_release bigint, p_now timestamp with time zone,
+  p_defer boolean DEFAULT false,
   OUT code text, OUT tx_id uuid, OUT tx_seq bigint, OUT from_balance bigint, OUT to_balance bigint, OUT posted_at timestamp with time zone,
-  OUT detail jsonb
+  OUT detail jsonb, OUT tx_row transactions
 ) RETURNS record LANGUAGE plpgsql AS $fn$
 DECLARE
   v_status text;
@@ -75,6 +87,10 @@ BEGIN
          a.ever_expiring, a.expires_after_seconds, a.limit_count > 0, a.monitors > 0
     INTO v_status, v_to_status, v_to_current, v_lots, v_lot_seconds, v_limited, v_monitored
     FROM (VALUES (1)) one LEFT JOIN assets a ON a.id = p_asset;
+  IF p_defer AND (v_lots OR v_lot_seconds IS NOT NULL OR v_limited OR v_monitored) THEN
+    code := 'flush_first_asset';
+    RETURN;
+  END IF;
   IF p_from IS NOT NULL AND v_status IS DISTINCT FROM 'active' THEN
     code := 'wallet_inactive';
     RETURN;
@@ -118,6 +134,10 @@ BEGIN
     UPDATE balances SET amount = amount - p_amount, held = held - p_release, tx_count = tx_count + 1, debited = debited + v_counted
       WHERE wallet_id = p_from AND asset_id = p_asset AND amount - (held - p_release) >= p_amount
       RETURNING amount, tx_count, debited, held INTO from_balance, v_from_count, v_from_debited, v_from_held;
+    IF from_balance IS NULL AND p_defer THEN
+      code := 'flush_first';
+      RETURN;
+    END IF;
     IF from_balance IS NULL AND holds_release_expired(p_project, p_from, p_asset, p_now) > 0 THEN
       UPDATE balances SET amount = amount - p_amount, held = held - p_release, tx_count = tx_count + 1, debited = debited + v_counted
         WHERE wallet_id = p_from AND asset_id = p_asset AND amount - (held - p_release) >= p_amount
@@ -145,6 +165,15 @@ BEGIN
         RETURNING amount, tx_count, credited, held INTO to_balance, v_to_count, v_to_credited, v_to_held;
     END IF;
     ASSERT to_balance = coalesce(v_to_current, 0) + p_amount, 'ledger_move: a credit did not add exactly its amount';
+  END IF;
+  IF p_defer THEN
+    -- the columns of `transactions` in table order (a column added later fails this cast loudly)
+    tx_row := ROW(nextval('transactions_seq_seq'::regclass), coalesce(p_id, gen_random_uuid()), p_project, p_asset, p_kind, p_from, p_to,
+                  p_amount, from_balance, to_balance, p_now, p_request, p_reverses, 0, p_hold, p_reference, p_metadata,
+                  v_from_count, v_to_count, NULL, v_from_debited, v_to_credited)::transactions;
+    tx_id := tx_row.id; tx_seq := tx_row.seq; posted_at := p_now;
+    code := 'ok';
+    RETURN;
   END IF;
   -- from_count / to_count: each side's position in its history (its balance row's tx_count after
   -- this transaction), which answers reads as of a time with one index lookup (CONTRACT §14).

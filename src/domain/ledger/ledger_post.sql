@@ -32,6 +32,13 @@ DROP FUNCTION IF EXISTS ledger_post(integer[], uuid[], uuid[], uuid[], bigint[],
 -- * A refused element writes nothing and does not stop the others (outside its group).
 -- * Idempotency: an element carrying a request key that already posted answers that posting as
 --   it was (only if it is the same movement), and posts nothing again.
+-- * Deferred writes: a transfer or seed outside a group leaves its transaction row and its event
+--   to this routine (ledger_move with p_defer), which writes the rows it holds in one statement
+--   each (ledger_flush) before any element that could read or precede them in the outbox runs (a
+--   group, any other kind, a request key it holds, a movement that answered 'flush_first') and
+--   before it returns, so everything a later element reads and everything the caller commits is
+--   as if each movement had written its own rows. An asset that answered 'flush_first_asset'
+--   (lots, limits or monitors) is not deferred again in this batch.
 CREATE OR REPLACE FUNCTION ledger_post(
   p_kind text[], p_project integer[], p_asset uuid[], p_from uuid[], p_to uuid[], p_amount bigint[], p_request text[],
   p_group integer[], p_target uuid[], p_reference text[], p_metadata json[], p_expires_in integer[]
@@ -52,16 +59,42 @@ DECLARE
   g_from bigint[];
   g_to bigint[];
   g_at timestamptz[];
+  v_defer boolean;
+  v_undeferred uuid[] := '{}';
+  b_tx transactions[] := '{}';
+  b_keys text[] := '{}';
 BEGIN
   PERFORM 1 FROM wallets WHERE id = ANY (p_from || p_to) ORDER BY id FOR NO KEY UPDATE;
   v_now := clock_timestamp()::timestamptz(3);
   WHILE v_i <= v_n LOOP
+    v_defer := coalesce(p_group[v_i] IS NULL AND p_kind[v_i] IN ('transfer', 'seed'), false)
+               AND NOT coalesce(p_asset[v_i] = ANY (v_undeferred), false) AND NOT coalesce(p_request[v_i] = ANY (b_keys), false);
+    IF NOT v_defer AND cardinality(b_tx) > 0 THEN
+      PERFORM ledger_flush(b_tx);
+      b_tx := '{}'; b_keys := '{}';
+    END IF;
     IF p_group[v_i] IS NULL THEN
       -- `r := f(...)`, not `SELECT * INTO r FROM f(...)`: plpgsql evaluates a call it assigns as a
       -- simple expression, where a FROM clause starts an executor and a function scan per request
       -- (ledger_apply calls ledger_move the same way; bench/posting-cpu.mjs measures it).
       r := ledger_apply(p_kind[v_i], p_project[v_i], p_asset[v_i], p_from[v_i], p_to[v_i], p_amount[v_i], p_request[v_i],
-                        p_target[v_i], p_reference[v_i], p_metadata[v_i], p_expires_in[v_i], v_now);
+                        p_target[v_i], p_reference[v_i], p_metadata[v_i], p_expires_in[v_i], v_now, v_defer);
+      IF r.code IN ('flush_first', 'flush_first_asset') THEN
+        IF r.code = 'flush_first_asset' THEN
+          v_undeferred := v_undeferred || p_asset[v_i];
+        END IF;
+        IF cardinality(b_tx) > 0 THEN
+          PERFORM ledger_flush(b_tx);
+          b_tx := '{}'; b_keys := '{}';
+        END IF;
+        r := ledger_apply(p_kind[v_i], p_project[v_i], p_asset[v_i], p_from[v_i], p_to[v_i], p_amount[v_i], p_request[v_i],
+                          p_target[v_i], p_reference[v_i], p_metadata[v_i], p_expires_in[v_i], v_now, false);
+      ELSIF v_defer AND (r.tx_row).seq IS NOT NULL THEN -- moved (a replay answers 'ok' with no row)
+        b_tx := b_tx || r.tx_row;
+        IF p_request[v_i] IS NOT NULL THEN
+          b_keys := b_keys || p_request[v_i];
+        END IF;
+      END IF;
       idx := v_i; code := r.code; tx_id := r.tx_id; tx_seq := r.tx_seq; from_balance := r.from_balance;
       to_balance := r.to_balance; posted_at := r.posted_at; hold_id := r.hold_id; detail := r.detail;
       RETURN NEXT;
@@ -100,5 +133,8 @@ BEGIN
     END LOOP;
     v_i := v_last + 1;
   END LOOP;
+  IF cardinality(b_tx) > 0 THEN
+    PERFORM ledger_flush(b_tx);
+  END IF;
 END
 $fn$;
