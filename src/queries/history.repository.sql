@@ -26,11 +26,11 @@ SELECT x.wallet_id,
            SELECT u.* FROM (
              (SELECT * FROM transactions t1 WHERE t1.from_wallet_id = x.wallet_id
                 AND (x.before_seq IS NULL OR t1.seq < x.before_seq) AND ($4::uuid IS NULL OR t1.asset_id = $4::uuid)
-              ORDER BY t1.seq DESC LIMIT $3)
+              ORDER BY t1.seq DESC LIMIT (SELECT ($3)::bigint))
              UNION ALL
              (SELECT * FROM transactions t2 WHERE t2.to_wallet_id = x.wallet_id
                 AND (x.before_seq IS NULL OR t2.seq < x.before_seq) AND ($4::uuid IS NULL OR t2.asset_id = $4::uuid)
-              ORDER BY t2.seq DESC LIMIT $3)
+              ORDER BY t2.seq DESC LIMIT (SELECT ($3)::bigint))
            ) u ORDER BY u.seq DESC LIMIT $3
          ) t
   JOIN assets a ON a.id = t.asset_id
@@ -47,11 +47,11 @@ SELECT $1::uuid AS wallet_id,
            SELECT u.* FROM (
              (SELECT * FROM transactions t1 WHERE t1.from_wallet_id = $1::uuid
                 AND ($5::bigint IS NULL OR t1.seq < $5::bigint) AND ($2::uuid IS NULL OR t1.asset_id = $2::uuid)
-              ORDER BY t1.seq DESC LIMIT ($3::bigint + $4::bigint))
+              ORDER BY t1.seq DESC LIMIT (SELECT (($3::bigint + $4::bigint))::bigint))
              UNION ALL
              (SELECT * FROM transactions t2 WHERE t2.to_wallet_id = $1::uuid
                 AND ($5::bigint IS NULL OR t2.seq < $5::bigint) AND ($2::uuid IS NULL OR t2.asset_id = $2::uuid)
-              ORDER BY t2.seq DESC LIMIT ($3::bigint + $4::bigint))
+              ORDER BY t2.seq DESC LIMIT (SELECT (($3::bigint + $4::bigint))::bigint))
            ) u ORDER BY u.seq DESC LIMIT ($3::bigint + $4::bigint)
          ) t
   JOIN assets a ON a.id = t.asset_id

@@ -31,16 +31,22 @@ export const HISTORY_JOINS = `
  * when not null, in one asset when `assetId` is not null — each argument an SQL expression.
  * Both indexes are read newest first and merged, so a wallet's long history is never scanned.
  * Shared by the batched history reads and by the SQL plans of GraphQL reads.
+ *
+ * Each side's LIMIT is a sub-select on purpose: PostgreSQL estimates a wallet's rows as the
+ * average wallet's (a few), and with a known LIMIT above that it prefers a bitmap scan and a
+ * sort, which reads every row of a busy wallet (a system wallet's thousands of sends) to keep
+ * the newest few. A LIMIT it cannot know before running makes it plan for a fraction of the
+ * rows: the ordered index scan that stops after `limit` (bench/results/2026-11-27-reads-2.txt).
  */
 export const recentOfWallet = (walletId: string, beforeSeq: string, limit: string, assetId = 'NULL::uuid'): string => `
            SELECT u.* FROM (
              (SELECT * FROM transactions t1 WHERE t1.from_wallet_id = ${walletId}
                 AND ${olderThan('t1.seq', beforeSeq)} AND (${assetId} IS NULL OR t1.asset_id = ${assetId})
-              ORDER BY t1.seq DESC LIMIT ${limit})
+              ORDER BY t1.seq DESC LIMIT (SELECT (${limit})::bigint))
              UNION ALL
              (SELECT * FROM transactions t2 WHERE t2.to_wallet_id = ${walletId}
                 AND ${olderThan('t2.seq', beforeSeq)} AND (${assetId} IS NULL OR t2.asset_id = ${assetId})
-              ORDER BY t2.seq DESC LIMIT ${limit})
+              ORDER BY t2.seq DESC LIMIT (SELECT (${limit})::bigint))
            ) u ORDER BY u.seq DESC LIMIT ${limit}`;
 
 /** How many transactions a wallet has sent or received, in every currency: its balance rows keep the count. */

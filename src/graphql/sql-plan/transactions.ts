@@ -6,6 +6,14 @@ import { connectionSql } from './connection.js';
 import { unplannable, type PlanContext } from './plan-context.js';
 import { isoTimeSql, jsonPlainStringSql, jsonTextSql, jsonValueSql, literalSql } from './sql.js';
 
+/**
+ * The address of wallet `walletId` (NULL when NULL). One side of every transaction in wallet
+ * `w`'s history is `w` itself, whose row is at hand: only the other side is looked up (half the
+ * primary-key look-ups of a page, bench/results/2026-11-27-reads-2.txt).
+ */
+const addressSql = (w: string, walletId: string, alias: string): string =>
+  `CASE WHEN ${walletId} = ${w}.id THEN ${w}.address ELSE (SELECT ${alias}.address FROM wallets ${alias} WHERE ${alias}.id = ${walletId}) END`;
+
 /** Wallet.transactions: the newest first, keyset-paged by `seq` (HistoryRepository.recent). */
 export function transactionsSql(ctx: PlanContext, w: string, args: Record<string, unknown>, connection: GraphQLObjectType, nodes: readonly FieldNode[]): string {
   const first = ctx.first(args.first);
@@ -30,10 +38,11 @@ export function transactionsSql(ctx: PlanContext, w: string, args: Record<string
             return jsonPlainStringSql(minorToDecimalSql('t.amount', 'a.fractions'));
           case 'currency':
             return jsonTextSql('a.symbol');
+          // never NULL (@mint, @expired stand in): escaped, without coalesce
           case 'from':
-            return jsonValueSql(`coalesce((SELECT wf.address FROM wallets wf WHERE wf.id = t.from_wallet_id), ${literalSql(MINT_ADDRESS)})`);
+            return jsonTextSql(`coalesce(${addressSql(w, 't.from_wallet_id', 'wf')}, ${literalSql(MINT_ADDRESS)})`);
           case 'to':
-            return jsonValueSql(receiverAddress('(SELECT wt.address FROM wallets wt WHERE wt.id = t.to_wallet_id)'));
+            return jsonTextSql(receiverAddress(addressSql(w, 't.to_wallet_id', 'wt')));
           case 'reverses':
             return jsonValueSql('t.reverses');
           case 'reversedAmount':
