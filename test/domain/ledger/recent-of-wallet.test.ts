@@ -11,6 +11,11 @@ import { insertFlatHistory } from '../../support/flat-history.js';
  * ones: PostgreSQL estimates every wallet's rows as the average (a few), and with a known LIMIT
  * it once read a busy wallet's whole history (a bitmap scan, then a sort) to keep the newest
  * five. Each side must be an ordered index scan that stops after the page.
+ *
+ * A guard of the plan's shape and of the answer, not the proof of the fix: on this small data set
+ * PostgreSQL picks the index scans even with constant LIMITs (tried: one wallet or a page of 100,
+ * random insertion order). The plan that read the whole history, and the sub-select LIMITs that
+ * fixed it, are in bench/results/2026-11-27-reads-2.txt (EXPLAIN on shared/perf's own database).
  */
 let db: Database;
 let busy: string;
