@@ -151,11 +151,12 @@ async function initialise(dir: string, logger: Logger): Promise<void> {
 
 /**
  * Starts the cluster of `dataDir` (initdb first on a new directory). `launched` is called once the
- * slow part runs in processes of its own — as initdb begins on a new directory, once the postgres
- * process exists on an existing one — so that the caller can start its CPU work (src/start.ts
- * imports the service's modules) without holding back the awaits that lead to the spawn.
+ * slow part runs in processes of its own — as initdb begins on a new directory (`initialising`
+ * true: most of a second before the database is up), once the postgres process exists on an
+ * existing one — so that the caller can start its CPU work (src/start.ts imports the service's
+ * modules) without holding back the awaits that lead to the spawn.
  */
-export async function startEmbeddedPostgres(dataDir: string, logger: Logger, port?: number, launched?: () => void): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(dataDir: string, logger: Logger, port?: number, launched?: (initialising: boolean) => void): Promise<EmbeddedDatabase> {
   const dir = clusterDir(dataDir);
   mkdirSync(dataDir, { recursive: true });
   // As root, PostgreSQL runs as `postgres`, which must be able to traverse dataDir to reach pg/.
@@ -166,7 +167,7 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger, por
   const fresh = !existsSync(path.join(dir, 'PG_VERSION'));
   if (fresh) {
     rmSync(dir, { recursive: true, force: true });
-    launched?.();
+    launched?.(true);
     await initialise(dir, logger);
   } else {
     removeStalePidFile(dir, logger);
@@ -192,7 +193,7 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger, por
     ],
     { ...ids, stdio: ['ignore', 'ignore', 'pipe'] },
   );
-  if (!fresh) launched?.(); // a new directory's came before initdb
+  if (!fresh) launched?.(false); // a new directory's came before initdb
   await waitUntilReady(child, logger);
   if (fresh) await createDatabase(pgPort);
   return {
