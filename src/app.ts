@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { GraphQLSchema } from 'graphql';
 import type { Database } from './db/database.js';
 import { createGraphQLEndpoint } from './graphql/apollo.js';
 import { graphQLLimits } from './graphql/limits/limits.js';
@@ -35,6 +36,8 @@ export interface AppOptions {
   webhooks?: WebhookOptions;
   /** Posting batches in the database at once; DEFAULTS.postingPipeline (src/config.ts) when absent. */
   postingPipeline?: number;
+  /** The GraphQL schema of buildLedgerSchema() when built already (src/start.ts builds it while initdb runs); built here when absent. */
+  graphqlSchema?: GraphQLSchema;
 }
 
 export interface App {
@@ -50,7 +53,7 @@ export interface App {
 export async function createApp(options: AppOptions): Promise<App> {
   const { db, logger } = options;
   const services = await createServices(db, logger, { lotSweep: options.lotSweep, webhooks: options.webhooks, subscriptionBuffer: options.subscriptionBuffer, postingPipeline: options.postingPipeline });
-  const graphql = await createGraphQLEndpoint(services, graphQLLimits(options.graphqlMaxCost), { sqlPlans: options.graphqlSqlPlans ?? true, exposePlan: options.exposeStatementCount ?? false });
+  const graphql = await createGraphQLEndpoint(services, graphQLLimits(options.graphqlMaxCost), { sqlPlans: options.graphqlSqlPlans ?? true, exposePlan: options.exposeStatementCount ?? false, schema: options.graphqlSchema });
   const rest = restRoutes(services);
   const server = createHttpServer({
     // the REST compatibility interface, /graphql, the REST routes' /openapi.json, /metrics and the web pages

@@ -16,17 +16,17 @@ export interface DatabaseSettings {
 /**
  * `DATABASE_URL` when given; else the embedded cluster in LEDGER_DATA_DIR — the one already
  * running there (`reuseRunning`, for the CLI next to a live service) or a new one. `launched`:
- * see startEmbeddedPostgres; called at once when there is no cluster to start.
+ * see startEmbeddedPostgres; called at once (`initialising` false) when there is no cluster to start.
  */
-export async function connectTarget(config: DatabaseSettings, logger: Logger, reuseRunning = false, launched?: () => void): Promise<DatabaseTarget> {
+export async function connectTarget(config: DatabaseSettings, logger: Logger, reuseRunning = false, launched?: (initialising: boolean) => void): Promise<DatabaseTarget> {
   if (config.databaseUrl) {
-    launched?.();
+    launched?.(false);
     return { url: config.databaseUrl };
   }
   if (reuseRunning) {
     const port = runningClusterPort(config.dataDir);
     if (port) {
-      launched?.();
+      launched?.(false);
       return { url: embeddedUrl(port) };
     }
   }

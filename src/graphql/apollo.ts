@@ -34,10 +34,12 @@ export interface GraphQLEndpointOptions {
   sqlPlans: boolean;
   /** Say so in an `x-graphql-plan: sql` header (tests, benchmarks; with the statement count). */
   exposePlan: boolean;
+  /** The subgraph schema of buildLedgerSchema() when built already (src/start.ts, first start); built here when absent. */
+  schema?: GraphQLSchema;
 }
 
 export async function createGraphQLEndpoint(services: Services, limits: GraphQLLimits = graphQLLimits(), options: GraphQLEndpointOptions = { sqlPlans: true, exposePlan: false }): Promise<GraphQLEndpoint> {
-  const { schema } = await buildLedgerSchema();
+  const schema = options.schema ?? (await buildLedgerSchema()).schema;
   const prepared = new PreparedPlans();
   const plannedOperations = new PlannedOperations(schema, limits, prepared);
   /** The document of each operation Apollo resolved, by its context's `answered` (shared by Apollo's copies of the context). */

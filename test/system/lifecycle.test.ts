@@ -23,6 +23,12 @@ afterAll(removeDataDirs);
 
 const DEV_KEY_LINE = /dev api key \(owner dev, plan pro\): (lk_[A-Za-z0-9_-]+)/;
 
+/** The phases of the service's `start-up phases` log line (src/start.ts). */
+function startPhases(stdout: string): string[] {
+  const line = stdout.split('\n').find((text) => text.includes('"start-up phases"'));
+  return Object.keys((JSON.parse(line ?? '{}') as { startMs?: Record<string, number> }).startMs ?? {});
+}
+
 describe('first start on a new data directory', () => {
   it('prints a dev key once, keeps it in dev-api-key, and a second start reuses it', async () => {
     const dataDir = newDataDir();
@@ -41,6 +47,11 @@ describe('first start on a new data directory', () => {
     const admin = await call(first, 'POST', '/admin/api-keys', { admin: true, body: { owner: 'x', plan_code: 'pro' } });
     expect(admin.status).toBe(404);
     expect(admin.body.code).toBe('not_found');
+    // the GraphQL schema was built while initdb ran (a first start only) and is the one served
+    expect(startPhases(first.stdout())).toContain('schema');
+    const me = await call<{ data: { __type: { name: string } } }>(first, 'POST', '/graphql', { key: printed, body: { query: '{ __type(name: "Query") { name } }' } });
+    expect(me.status).toBe(200);
+    expect(me.body.data.__type.name).toBe('Query');
     expect(await stopService(first)).toEqual({ code: 0, signal: null });
 
     const second = await startService({ dataDir });
@@ -49,6 +60,8 @@ describe('first start on a new data directory', () => {
     const keys = await queryEmbedded<{ owner_id: string }>(dataDir, 'SELECT owner_id FROM api_keys');
     expect(keys).toEqual([{ owner_id: 'dev' }]);
     expect((await call(second, 'GET', '/user/plan', { key: printed })).status).toBe(200);
+    expect(startPhases(second.stdout())).not.toContain('schema');
+    expect(startPhases(second.stdout())).toContain('app');
     expect(await stopService(second)).toEqual({ code: 0, signal: null });
   }, 60_000);
 });
