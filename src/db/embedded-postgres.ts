@@ -263,7 +263,7 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger, por
     ],
     { ...ids, stdio: ['ignore', 'ignore', 'pipe'] },
   );
-  if (!fresh) launched?.(false); // a new directory's came before initdb
+  if (!fresh) launched?.(false); // a new directory's came as initdb began (initialise)
   await waitUntilReady(child, logger);
   if (fresh) await createDatabase(pgPort);
   return {
