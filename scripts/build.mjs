@@ -12,9 +12,10 @@
 // of the CPU of a start (module resolution, per-file compiles). It is split at the dynamic imports
 // (dist/bundle/main.js + dist/bundle/chunks/): main.js and the start-up chunk are small, so the
 // embedded cluster (initdb on a new data dir) starts before the service's modules — most of the
-// code — are even read, and code loaded on demand only (Apollo's usage reporting) is never parsed. tsc's output already carries the
-// decorators' metadata, so bundling JavaScript changes nothing type-graphql or MikroORM read;
-// keepNames keeps the class names MikroORM and type-graphql go by. dist/src stays what the tests,
+// code — are even read, and code loaded on demand only (Apollo's usage reporting) is never
+// parsed. tsc's output already carries the decorators' metadata, so bundling JavaScript changes
+// nothing type-graphql or MikroORM read; keepNames keeps the class names MikroORM and type-graphql
+// go by. dist/src stays what the tests,
 // the CLIs and a production install (no esbuild) run.
 //
 // A production install has no TypeScript sources and may have no compiler: there dist/ is current
