@@ -1,5 +1,4 @@
 DROP FUNCTION IF EXISTS ledger_apply(text, integer, uuid, uuid, uuid, bigint, text, uuid, text, json, integer, timestamp with time zone);
-DROP FUNCTION IF EXISTS ledger_apply(text, integer, uuid, uuid, uuid, bigint, text, uuid, text, json, integer, timestamp with time zone, boolean);
 -- ledger_apply: ONE posting request, whatever its kind: the dispatcher. Called by ledger_post
 -- (which has locked every wallet row of its batch, in id order) with one clock reading `p_now`.
 --
@@ -27,16 +26,14 @@ DROP FUNCTION IF EXISTS ledger_apply(text, integer, uuid, uuid, uuid, bigint, te
 -- * p_defer (ledger_post, a transfer or seed outside a group): ledger_move returns the transaction
 --   row as `tx_row` for ledger_post to write with its batch (ledger_flush), or answers
 --   'flush_first' or 'flush_first_asset' having written nothing (the reservation of the reference is removed below, as
---   for a refusal, and ledger_post runs the request again without deferring). p_debit / debit: the
---   sender's running balance row in the batch, passed through (ledger_move's header).
+--   for a refusal, and ledger_post runs the request again without deferring).
 -- * A refusal writes nothing, except that a hold found expired is released (holds_settle_refusal)
 --   and that due lot expiries a settlement posted stay (lots §15: they were owed).
 CREATE OR REPLACE FUNCTION ledger_apply(
   p_kind text, p_project integer, p_asset uuid, p_from uuid, p_to uuid, p_amount bigint, p_request text,
   p_target uuid, p_reference text, p_metadata json, p_expires_in integer, p_now timestamp with time zone, p_defer boolean DEFAULT false,
-  p_debit bigint[] DEFAULT NULL,
   OUT code text, OUT tx_id uuid, OUT tx_seq bigint, OUT from_balance bigint, OUT to_balance bigint,
-  OUT posted_at timestamp with time zone, OUT hold_id uuid, OUT detail jsonb, OUT tx_row transactions, OUT debit bigint[]
+  OUT posted_at timestamp with time zone, OUT hold_id uuid, OUT detail jsonb, OUT tx_row transactions
 ) RETURNS record LANGUAGE plpgsql AS $fn$
 DECLARE
   v_same boolean;
@@ -67,11 +64,11 @@ BEGIN
         code := 'reference_taken';
       ELSE
         m := ledger_move(p_project, p_asset, p_from, p_to, p_amount, p_kind, p_request,
-                         v_id, p_reference, p_metadata, NULL, NULL, 0, p_now, p_defer, p_debit);
+                         v_id, p_reference, p_metadata, NULL, NULL, 0, p_now, p_defer);
         code := m.code; detail := m.detail;
         IF code = 'ok' THEN
           tx_id := m.tx_id; tx_seq := m.tx_seq; from_balance := m.from_balance; to_balance := m.to_balance; posted_at := m.posted_at;
-          tx_row := m.tx_row; debit := m.debit;
+          tx_row := m.tx_row;
         END IF;
       END IF;
     WHEN 'reverse' THEN

@@ -1,5 +1,4 @@
 DROP FUNCTION IF EXISTS ledger_move(integer, uuid, uuid, uuid, bigint, text, text, uuid, text, json, uuid, uuid, bigint, timestamp with time zone);
-DROP FUNCTION IF EXISTS ledger_move(integer, uuid, uuid, uuid, bigint, text, text, uuid, text, json, uuid, uuid, bigint, timestamp with time zone, boolean);
 -- ledger_move: the ONE per-leg money movement, used by every posting kind: transfer, seed and
 -- batch leg (ledger_apply), hold capture (holds_capture), reversal (ledger_reverse). Moves
 -- p_amount minor units of p_asset from p_from (NULL: the reserved @mint source, a seed) to p_to
@@ -54,22 +53,12 @@ DROP FUNCTION IF EXISTS ledger_move(integer, uuid, uuid, uuid, bigint, text, tex
 -- keep their place in the outbox), answers 'flush_first_asset' (the asset's hooks) or 'flush_first'
 -- (the debit) before writing anything, and ledger_post writes what it holds and runs the request
 -- again without deferring.
---
--- Running debit (p_debit, with p_defer: a sender debited more than once in one ledger_post batch,
--- the hot wallet of a reward flow): the sender's balance row as this batch left it, {amount,
--- held, tx_count, debited}, kept by ledger_post instead of one UPDATE of the same row per
--- transfer (each adds a row version the batch's own transaction cannot prune). The row is locked
--- by the batch's first debit of it, which ran the UPDATE, and ledger_post writes the value back
--- (ledger_flush) at the same points as the deferred rows. Step 3 is the same condition judged on
--- that value, and a refusal answers 'flush_first' as the UPDATE's would: ledger_post writes it
--- back and runs the request again without deferring. A deferred debit returns the sender's row
--- after it as `debit` (not when the receiver is the sender: the credit moved the row again).
 CREATE OR REPLACE FUNCTION ledger_move(
   p_project integer, p_asset uuid, p_from uuid, p_to uuid, p_amount bigint, p_kind text, p_request text,
   p_id uuid, p_reference text, p_metadata json, p_reverses uuid, p_hold uuid, p_release bigint, p_now timestamp with time zone,
-  p_defer boolean DEFAULT false, p_debit bigint[] DEFAULT NULL,
+  p_defer boolean DEFAULT false,
   OUT code text, OUT tx_id uuid, OUT tx_seq bigint, OUT from_balance bigint, OUT to_balance bigint, OUT posted_at timestamp with time zone,
-  OUT detail jsonb, OUT tx_row transactions, OUT debit bigint[]
+  OUT detail jsonb, OUT tx_row transactions
 ) RETURNS record LANGUAGE plpgsql AS $fn$
 DECLARE
   v_status text;
@@ -142,14 +131,9 @@ BEGIN
     END IF;
   END IF;
   IF p_from IS NOT NULL THEN
-    IF p_debit IS NULL THEN
-      UPDATE balances SET amount = amount - p_amount, held = held - p_release, tx_count = tx_count + 1, debited = debited + v_counted
-        WHERE wallet_id = p_from AND asset_id = p_asset AND amount - (held - p_release) >= p_amount
-        RETURNING amount, tx_count, debited, held INTO from_balance, v_from_count, v_from_debited, v_from_held;
-    ELSIF p_debit[1] - (p_debit[2] - p_release) >= p_amount THEN -- the same debit, on the batch's running value of the row
-      from_balance := p_debit[1] - p_amount; v_from_held := p_debit[2] - p_release;
-      v_from_count := p_debit[3] + 1; v_from_debited := p_debit[4] + v_counted;
-    END IF;
+    UPDATE balances SET amount = amount - p_amount, held = held - p_release, tx_count = tx_count + 1, debited = debited + v_counted
+      WHERE wallet_id = p_from AND asset_id = p_asset AND amount - (held - p_release) >= p_amount
+      RETURNING amount, tx_count, debited, held INTO from_balance, v_from_count, v_from_debited, v_from_held;
     IF from_balance IS NULL AND p_defer THEN
       code := 'flush_first';
       RETURN;
@@ -188,9 +172,6 @@ BEGIN
                   p_amount, from_balance, to_balance, p_now, p_request, p_reverses, 0, p_hold, p_reference, p_metadata,
                   v_from_count, v_to_count, NULL, v_from_debited, v_to_credited)::transactions;
     tx_id := tx_row.id; tx_seq := tx_row.seq; posted_at := p_now;
-    IF p_from IS NOT NULL AND p_to IS DISTINCT FROM p_from THEN
-      debit := ARRAY[from_balance, v_from_held, v_from_count, v_from_debited];
-    END IF;
     code := 'ok';
     RETURN;
   END IF;

@@ -39,15 +39,6 @@ DROP FUNCTION IF EXISTS ledger_post(integer[], uuid[], uuid[], uuid[], bigint[],
 --   before it returns, so everything a later element reads and everything the caller commits is
 --   as if each movement had written its own rows. An asset that answered 'flush_first_asset'
 --   (lots, limits or monitors) is not deferred again in this batch.
--- * Running debits: a sender of more than one deferrable transfer in the batch (`v_repeated`: the
---   hot wallet every reward leaves) has its balance row UPDATEd by its first deferred debit only
---   (which locks the row); its later deferred debits are judged by ledger_move on the value that
---   debit and the next ones left (d_*, p_debit), and the value is written back with the deferred
---   rows (ledger_flush), at the same points. One UPDATE of the row per batch instead of one per
---   transfer: each UPDATE adds a row version the batch's own transaction cannot prune. A deferred
---   transfer TO a wallet with a running value (or FROM it in another asset) writes everything
---   first, as does anything not deferred, so no statement ever reads or moves such a row while
---   the table lacks its value.
 CREATE OR REPLACE FUNCTION ledger_post(
   p_kind text[], p_project integer[], p_asset uuid[], p_from uuid[], p_to uuid[], p_amount bigint[], p_request text[],
   p_group integer[], p_target uuid[], p_reference text[], p_metadata json[], p_expires_in integer[]
@@ -72,63 +63,29 @@ DECLARE
   v_undeferred uuid[] := '{}';
   b_tx transactions[] := '{}';
   b_keys text[] := '{}';
-  v_repeated uuid[];
-  v_k integer;
-  -- the running debits (ledger_move's p_debit), one entry per sender row, written by ledger_flush
-  d_wallet uuid[] := '{}';
-  d_asset uuid[];
-  d_amount bigint[];
-  d_held bigint[];
-  d_count bigint[];
-  d_debited bigint[];
-  d_dirty boolean[];
-  v_dirty boolean := false;
 BEGIN
   PERFORM 1 FROM wallets WHERE id = ANY (p_from || p_to) ORDER BY id FOR NO KEY UPDATE;
   v_now := clock_timestamp()::timestamptz(3);
-  IF v_n > 1 THEN
-    SELECT array_agg(u.sender) INTO v_repeated
-      FROM (SELECT sender FROM unnest(p_from, p_kind, p_group) u (sender, kind, grp)
-             WHERE u.kind = 'transfer' AND u.grp IS NULL AND u.sender IS NOT NULL GROUP BY sender HAVING count(*) > 1) u;
-  END IF;
   WHILE v_i <= v_n LOOP
     v_defer := coalesce(p_group[v_i] IS NULL AND p_kind[v_i] IN ('transfer', 'seed'), false)
                AND NOT coalesce(p_asset[v_i] = ANY (v_undeferred), false) AND NOT coalesce(p_request[v_i] = ANY (b_keys), false);
-    v_k := NULL;
-    IF v_defer AND cardinality(d_wallet) > 0 THEN
-      v_k := array_position(d_wallet, p_from[v_i]);
-      IF p_to[v_i] = ANY (d_wallet) OR d_asset[v_k] <> p_asset[v_i] THEN
-        v_k := -1; -- a row with a running value would be read or moved by a statement: written first
-      END IF;
-    END IF;
-    IF (NOT v_defer OR v_k = -1) AND cardinality(b_tx) > 0 THEN
-      IF v_dirty THEN
-        UPDATE balances b SET amount = d.amount, held = d.held, tx_count = d.tx_count, debited = d.debited
-          FROM unnest(d_wallet, d_asset, d_amount, d_held, d_count, d_debited, d_dirty) d (wallet, asset, amount, held, tx_count, debited, dirty)
-         WHERE d.dirty AND b.wallet_id = d.wallet AND b.asset_id = d.asset;
-      END IF;
+    IF NOT v_defer AND cardinality(b_tx) > 0 THEN
       PERFORM ledger_flush(b_tx);
-      b_tx := '{}'; b_keys := '{}'; d_wallet := '{}'; v_dirty := false; v_k := NULL;
+      b_tx := '{}'; b_keys := '{}';
     END IF;
     IF p_group[v_i] IS NULL THEN
       -- `r := f(...)`, not `SELECT * INTO r FROM f(...)`: plpgsql evaluates a call it assigns as a
       -- simple expression, where a FROM clause starts an executor and a function scan per request
       -- (ledger_apply calls ledger_move the same way; bench/posting-cpu.mjs measures it).
       r := ledger_apply(p_kind[v_i], p_project[v_i], p_asset[v_i], p_from[v_i], p_to[v_i], p_amount[v_i], p_request[v_i],
-                        p_target[v_i], p_reference[v_i], p_metadata[v_i], p_expires_in[v_i], v_now, v_defer,
-                        CASE WHEN v_k IS NOT NULL THEN ARRAY[d_amount[v_k], d_held[v_k], d_count[v_k], d_debited[v_k]] END);
+                        p_target[v_i], p_reference[v_i], p_metadata[v_i], p_expires_in[v_i], v_now, v_defer);
       IF r.code IN ('flush_first', 'flush_first_asset') THEN
         IF r.code = 'flush_first_asset' THEN
           v_undeferred := v_undeferred || p_asset[v_i];
         END IF;
         IF cardinality(b_tx) > 0 THEN
-          IF v_dirty THEN
-            UPDATE balances b SET amount = d.amount, held = d.held, tx_count = d.tx_count, debited = d.debited
-              FROM unnest(d_wallet, d_asset, d_amount, d_held, d_count, d_debited, d_dirty) d (wallet, asset, amount, held, tx_count, debited, dirty)
-             WHERE d.dirty AND b.wallet_id = d.wallet AND b.asset_id = d.asset;
-          END IF;
           PERFORM ledger_flush(b_tx);
-          b_tx := '{}'; b_keys := '{}'; d_wallet := '{}'; v_dirty := false;
+          b_tx := '{}'; b_keys := '{}';
         END IF;
         r := ledger_apply(p_kind[v_i], p_project[v_i], p_asset[v_i], p_from[v_i], p_to[v_i], p_amount[v_i], p_request[v_i],
                           p_target[v_i], p_reference[v_i], p_metadata[v_i], p_expires_in[v_i], v_now, false);
@@ -136,17 +93,6 @@ BEGIN
         b_tx := b_tx || r.tx_row;
         IF p_request[v_i] IS NOT NULL THEN
           b_keys := b_keys || p_request[v_i];
-        END IF;
-        IF v_k IS NOT NULL THEN -- debited on its running value
-          d_amount[v_k] := r.debit[1]; d_held[v_k] := r.debit[2]; d_count[v_k] := r.debit[3]; d_debited[v_k] := r.debit[4];
-          d_dirty[v_k] := true; v_dirty := true;
-        ELSIF r.debit IS NOT NULL AND p_from[v_i] = ANY (v_repeated) THEN -- its first debit here: the row as the UPDATE left it
-          IF cardinality(d_wallet) = 0 THEN
-            d_asset := '{}'; d_amount := '{}'; d_held := '{}'; d_count := '{}'; d_debited := '{}'; d_dirty := '{}';
-          END IF;
-          d_wallet := d_wallet || p_from[v_i]; d_asset := d_asset || p_asset[v_i];
-          d_amount := d_amount || r.debit[1]; d_held := d_held || r.debit[2]; d_count := d_count || r.debit[3];
-          d_debited := d_debited || r.debit[4]; d_dirty := d_dirty || false;
         END IF;
       END IF;
       idx := v_i; code := r.code; tx_id := r.tx_id; tx_seq := r.tx_seq; from_balance := r.from_balance;
@@ -188,11 +134,6 @@ BEGIN
     v_i := v_last + 1;
   END LOOP;
   IF cardinality(b_tx) > 0 THEN
-    IF v_dirty THEN
-      UPDATE balances b SET amount = d.amount, held = d.held, tx_count = d.tx_count, debited = d.debited
-        FROM unnest(d_wallet, d_asset, d_amount, d_held, d_count, d_debited, d_dirty) d (wallet, asset, amount, held, tx_count, debited, dirty)
-       WHERE d.dirty AND b.wallet_id = d.wallet AND b.asset_id = d.asset;
-    END IF;
     PERFORM ledger_flush(b_tx);
   END IF;
 END
