@@ -39,7 +39,7 @@ try {
         (SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY t)::numeric, 1) FROM unnest(took[1:20]) t),
         (SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY t)::numeric, 1) FROM unnest(took[${n} - 19:${n}]) t);
     END $$`);
-  const rows = { 'system wallet (hot)': fixture.systemWallet.id, customer: fixture.customers[0].id };
+  const rows = { 'system wallet (hot)': fixture.systemWallet.id, 'a customer (another page, the same N UPDATEs)': fixture.customers[0].id };
   for (let round = 0; round < 2; round++) {
     for (const [label, wallet] of Object.entries(rows)) {
       console.log(`${label}, round ${round + 1}:`);
