@@ -13,6 +13,8 @@
 //        [--setup-ref file.sql] [--setup-tree file.sql]   (extra SQL for one arm, e.g. an index drop)
 //        [--sequence]   (after each call, number its events as the sequencer does, ledger_sequence_events, on a
 //                        second connection; that backend's CPU is reported too, and the sum)
+//        [--hot]        (every transfer from the seeded system wallet to a random customer, as the `hot`
+//                        workload makes them: one balance row debited by every transfer of a batch)
 
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -35,6 +37,7 @@ const rounds = Number(option('rounds', 16));
 const batches = Number(option('batches', 60));
 const batchSize = Number(option('batch', 27));
 const sequence = args.includes('--sequence');
+const hot = args.includes('--hot');
 
 /** The routine files as they are at `rev` (null: the working tree), in installation order; a routine `rev` has no file for is left out. */
 function routineTexts(rev) {
@@ -83,10 +86,10 @@ async function prepareArm(cluster, name, texts, setupFile) {
     await sequencer.connect();
     sequencer.pid = (await sequencer.query(`SELECT pg_backend_pid() AS pid`)).rows[0].pid;
   }
-  return { name, client, sequencer, pid: rows[0].pid, asset: rows[0].asset, projectId: fixture.projectId, wallets: fixture.customers.map((c) => c.id), cpu: [], seqCpu: [], wall: [] };
+  return { name, client, sequencer, pid: rows[0].pid, asset: rows[0].asset, projectId: fixture.projectId, wallets: fixture.customers.map((c) => c.id), system: fixture.systemWallet.id, cpu: [], seqCpu: [], wall: [] };
 }
 
-/** One batch's parameters: `batchSize` transfers of 1 PTS between two distinct random customers. */
+/** One batch's parameters: `batchSize` transfers of 1 PTS between two distinct random customers (`--hot`: from the system wallet). */
 function batchParams(arm) {
   const n = batchSize;
   const from = [];
@@ -95,7 +98,7 @@ function batchParams(arm) {
     const f = Math.floor(Math.random() * arm.wallets.length);
     let t = Math.floor(Math.random() * (arm.wallets.length - 1));
     if (t >= f) t += 1;
-    from.push(arm.wallets[f]);
+    from.push(hot ? arm.system : arm.wallets[f]);
     to.push(arm.wallets[t]);
   }
   const fill = (v) => Array.from({ length: n }, () => v);
@@ -132,7 +135,7 @@ try {
   for (const arm of arms) for (let b = 0; b < 20; b++) await arm.client.query(POST, batchParams(arm)); // warm the caches and plans
   for (let r = 0; r < rounds; r++) for (const arm of r % 2 ? [...arms].reverse() : arms) await runRound(arm);
   const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-  console.log(`ledger_post, ${batchSize} transfers a call, ${batches} calls a round, ${rounds} rounds alternating; load average ${load}`);
+  console.log(`ledger_post, ${batchSize} ${hot ? 'hot (system wallet → customer) ' : ''}transfers a call, ${batches} calls a round, ${rounds} rounds alternating; load average ${load}`);
   console.log(`backend CPU us per transfer (median; rounds), and wall us per transfer (median)`);
   for (const arm of arms) {
     const label = arm.name === 'ref' ? `ref ${against}` : `tree ${treeRev ?? '(working tree)'}`;
