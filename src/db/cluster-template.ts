@@ -64,10 +64,10 @@ export type TemplateLookup = { pg: string; key: string } | { reason: string };
 /**
  * The template a first start may copy: the build's current one, made by the same binaries with
  * the same initdb flags and locale from the same inputs, owned by the user the cluster runs as
- * (`owner`) with mode 0700, as initdb leaves a cluster. A reason otherwise.
+ * (`owner`) with mode 0700, as initdb leaves a cluster. A reason otherwise. `base`: see templatesDir.
  */
-export function findTemplate(postgres: string, cluster: string, owner: number, root = projectRoot()): TemplateLookup {
-  const base = templatesDir(root);
+export function findTemplate(postgres: string, cluster: string, owner: number, base = templatesDir()): TemplateLookup {
+  const root = projectRoot();
   let manifest: TemplateManifest;
   try {
     const key = readFileSync(path.join(base, 'current'), 'utf8').trim();

@@ -246,7 +246,8 @@ function runAsIdsOrNone(): { uid?: number; gid?: number } | undefined {
 /**
  * Starts the cluster of `dataDir`. A new directory gets a copy of the build's cluster template
  * (src/db/cluster-template.ts: the `ledger` database made and migrated) when there is a current
- * one and `options.template` is not false, else initdb and CREATE DATABASE. `launched` is called
+ * one in `options.templates` (default dist/cluster-template) and `options.template` is not false,
+ * else initdb and CREATE DATABASE. `launched` is called
  * once the slow part runs in processes of its own, so that the caller can start its CPU work
  * (src/start.ts imports the service's modules) without holding back the awaits that lead to the
  * spawn: as initdb begins (`initialising` true: most of a second before the database is up), as
@@ -259,7 +260,7 @@ export async function startEmbeddedPostgres(
   logger: Logger,
   port?: number,
   launched?: (initialising: boolean) => void,
-  options: { template?: boolean } = {},
+  options: { template?: boolean; templates?: string } = {},
 ): Promise<EmbeddedDatabase> {
   const dir = clusterDir(dataDir);
   mkdirSync(dataDir, { recursive: true });
@@ -273,7 +274,7 @@ export async function startEmbeddedPostgres(
   let made: 'initdb' | 'template' | undefined;
   if (fresh) {
     rmSync(dir, { recursive: true, force: true });
-    made = options.template !== false && (await fromTemplate(dir, postgres, logger, launched)) ? 'template' : 'initdb';
+    made = options.template !== false && (await fromTemplate(dir, postgres, logger, launched, options.templates)) ? 'template' : 'initdb';
     if (made === 'initdb') await initialise(dir, initdb, logger, launched);
   } else {
     removeStalePidFile(dir, logger);
@@ -317,11 +318,11 @@ export async function startEmbeddedPostgres(
  * Copies the build's cluster template to `dir`; false (and initdb instead) when there is no
  * usable one or the copy fails — the template only saves time, it is never needed.
  */
-async function fromTemplate(dir: string, postgres: string, logger: Logger, launched?: (initialising: boolean) => void): Promise<boolean> {
+async function fromTemplate(dir: string, postgres: string, logger: Logger, launched?: (initialising: boolean) => void, templates?: string): Promise<boolean> {
   try {
     const owner = userInfo().uid === 0 ? runAsIdsOrNone()?.uid : userInfo().uid;
     if (owner === undefined) return false; // no `postgres` user yet: initialise() creates it
-    const template = findTemplate(binariesVersion(postgres), clusterSignature(), owner);
+    const template = findTemplate(binariesVersion(postgres), clusterSignature(), owner, templates);
     if ('reason' in template) {
       logger.debug({ reason: template.reason }, 'new cluster by initdb: no usable cluster template');
       return false;
