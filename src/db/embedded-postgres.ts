@@ -274,6 +274,7 @@ export async function startEmbeddedPostgres(
   let made: 'initdb' | 'template' | undefined;
   if (fresh) {
     rmSync(dir, { recursive: true, force: true });
+    rmSync(`${dir}.copying`, { recursive: true, force: true }); // a copy of the template cut short
     made = options.template !== false && (await fromTemplate(dir, postgres, logger, launched, options.templates)) ? 'template' : 'initdb';
     if (made === 'initdb') await initialise(dir, initdb, logger, launched);
   } else {
