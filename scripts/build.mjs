@@ -1,5 +1,5 @@
-// Compiles the service into dist/ (tsconfig.build.json), bundles it into dist/bundle/main.js and
-// stamps the build.
+// Compiles the service into dist/ (tsconfig.build.json), bundles it into dist/bundle/main.js,
+// prepares the cluster template a first start copies (scripts/cluster-template.mjs) and stamps the build.
 //
 //   node scripts/build.mjs             always compile (npm run build)
 //   node scripts/build.mjs --if-stale  compile only when a source is newer than the last build
@@ -106,8 +106,8 @@ function bundle() {
 }
 
 /**
- * The cluster a first start copies (scripts/cluster-template.mjs), in a node of its own: it runs
- * the compiled service's code, asynchronously. Never fails the build (a first start then runs initdb).
+ * The cluster a first start copies (scripts/cluster-template.mjs), in a node of its own, since it
+ * runs the compiled service's asynchronous code. Never fails the build (a first start then runs initdb).
  */
 function clusterTemplate() {
   spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'cluster-template.mjs')], { cwd: ROOT, stdio: ['ignore', 2, 2] });
