@@ -90,14 +90,15 @@ export function findTemplate(postgres: string, cluster: string, owner: number, b
  * Copies the template to `dir` (which must not exist): into a sibling first, renamed once whole,
  * so a start killed mid-copy leaves no half cluster that the next start would take for one.
  * `cp -a` keeps owners (when root: the cluster belongs to `postgres`) and modes, which node's
- * fs.cp does not. The files are not synced: the caller syncs them before the first request, as
+ * fs.cp does not (GNU cp from 9.0 clones the files where the file system can: btrfs, XFS; plain
+ * `-a`, so busybox's cp does it too). The files are not synced: the caller syncs them before the first request, as
  * it syncs initdb's.
  */
 export async function copyTemplate(template: string, dir: string, spawned?: () => void): Promise<void> {
   const copying = `${dir}.copying`;
   rmSync(copying, { recursive: true, force: true });
   await new Promise<void>((resolve, reject) => {
-    const child = spawn('cp', ['-a', '--reflink=auto', template, copying], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('cp', ['-a', template, copying], { stdio: ['ignore', 'ignore', 'pipe'] });
     spawned?.();
     let errors = '';
     child.stderr?.on('data', (chunk: Buffer) => (errors += chunk.toString('utf8')));
