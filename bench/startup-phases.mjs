@@ -5,7 +5,9 @@
 //
 //   node bench/startup-phases.mjs [--rounds 3] [--variant name:ENV=value[,ENV=value]]...
 //
-// Variants alternate with the unchanged start round by round (an A/B of a setting inside one run).
+// Variants alternate with the unchanged start round by round (an A/B of a setting inside one run);
+// `--variant initdb:LEDGER_CLUSTER_TEMPLATE=false` compares a first start by initdb with one from the
+// build's cluster template (bench/results/2026-11-27-template.txt).
 // Run it under the machine's benchmark lock: `flock /work/wt/bench.lock node bench/startup-phases.mjs`.
 // Needs a build (`npm run build`). Prints one line per start and the medians.
 import { spawn } from 'node:child_process';

@@ -1,5 +1,5 @@
-// Compiles the service into dist/ (tsconfig.build.json), bundles it into dist/bundle/main.js and
-// stamps the build.
+// Compiles the service into dist/ (tsconfig.build.json), bundles it into dist/bundle/main.js,
+// prepares the cluster template a first start copies (scripts/cluster-template.mjs) and stamps the build.
 //
 //   node scripts/build.mjs             always compile (npm run build)
 //   node scripts/build.mjs --if-stale  compile only when a source is newer than the last build
@@ -64,6 +64,7 @@ function build() {
   if (result.status !== 0) return result.status ?? 1;
   const bundled = bundle();
   if (bundled !== 0) return bundled;
+  clusterTemplate();
   // the stamp carries the time the compile started: a source saved during the compile is newer
   writeFileSync(STAMP, `${new Date(startedAt).toISOString()}\n`);
   utimesSync(STAMP, startedAt / 1000, startedAt / 1000);
@@ -102,6 +103,14 @@ function bundle() {
     rmSync(path.dirname(BUNDLE), { recursive: true, force: true });
     return 1; // esbuild printed the errors
   }
+}
+
+/**
+ * The cluster a first start copies (scripts/cluster-template.mjs), in a node of its own, since it
+ * runs the compiled service's asynchronous code. Never fails the build (a first start then runs initdb).
+ */
+function clusterTemplate() {
+  spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'cluster-template.mjs')], { cwd: ROOT, stdio: ['ignore', 2, 2] });
 }
 
 /**

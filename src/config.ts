@@ -9,6 +9,8 @@ export interface Config {
   databaseUrl?: string;
   adminToken?: string;
   autoMigrate: boolean;
+  /** LEDGER_CLUSTER_TEMPLATE: a new embedded cluster is copied from the build's template when there is one (src/db/cluster-template.ts). */
+  clusterTemplate: boolean;
   logLevel: string;
   dbPoolSize: number;
   /** LEDGER_STATEMENT_TIMEOUT_MS: a request's SQL statement is cut after this long (503 `timeout`); background work is not. */
@@ -115,6 +117,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     adminToken,
     autoMigrate: boolean(env, 'LEDGER_AUTO_MIGRATE', true),
+    clusterTemplate: boolean(env, 'LEDGER_CLUSTER_TEMPLATE', true),
     logLevel,
     dbPoolSize: integer(env, 'LEDGER_DB_POOL_SIZE', 20, 1, 500),
     statementTimeoutMs: integer(env, 'LEDGER_STATEMENT_TIMEOUT_MS', 5_000, 100, 600_000),

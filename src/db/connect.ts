@@ -11,6 +11,8 @@ export interface DatabaseTarget {
 export interface DatabaseSettings {
   databaseUrl?: string;
   dataDir: string;
+  /** LEDGER_CLUSTER_TEMPLATE: a new embedded cluster may be copied from the build's template (src/db/cluster-template.ts). */
+  clusterTemplate?: boolean;
 }
 
 /**
@@ -30,6 +32,6 @@ export async function connectTarget(config: DatabaseSettings, logger: Logger, re
       return { url: embeddedUrl(port) };
     }
   }
-  const embedded = await startEmbeddedPostgres(config.dataDir, logger, undefined, launched);
+  const embedded = await startEmbeddedPostgres(config.dataDir, logger, undefined, launched, { template: config.clusterTemplate });
   return { url: embedded.url, embedded };
 }

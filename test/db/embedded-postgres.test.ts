@@ -27,7 +27,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { clusterDir, startEmbeddedPostgres } from './dist/src/db/embedded-postgres.js';
 import { createLogger } from './dist/src/logger.js';
-const [dataDir] = process.argv.slice(-1);
+const [dataDir, template] = process.argv.slice(-2);
 const dir = clusterDir(dataDir);
 const runs = () => readdirSync('/proc').some((entry) => {
   try {
@@ -44,15 +44,15 @@ const initdbRuns = () => readdirSync('/proc').some((entry) => {
 const seen = [];
 const launched = (initialising) =>
   seen.push({ initialising, initdb: initdbRuns(), initialised: existsSync(path.join(dir, 'PG_VERSION')), running: runs() });
-const cluster = await startEmbeddedPostgres(dataDir, createLogger('silent'), undefined, launched);
+const cluster = await startEmbeddedPostgres(dataDir, createLogger('silent'), undefined, launched, { template: template === 'template' });
 await cluster.stop();
 process.stdout.write(JSON.stringify(seen));
 `;
 
 type Seen = { initialising: boolean; initdb: boolean; initialised: boolean; running: boolean };
 
-function probe(): Seen[] {
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', PROBE, dataDir], { cwd: process.cwd(), encoding: 'utf8' });
+function probe(dir = dataDir, template: 'template' | 'no-template' = 'no-template'): Seen[] {
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', PROBE, dir, template], { cwd: process.cwd(), encoding: 'utf8' });
   return JSON.parse(out) as Seen[];
 }
 
@@ -62,6 +62,15 @@ function probe(): Seen[] {
 test('launched comes while initdb runs on a new directory, and once postgres runs on an existing one', () => {
   expect(probe()).toEqual([{ initialising: true, initdb: true, initialised: false, running: false }]);
   expect(probe()).toEqual([{ initialising: false, initdb: false, initialised: true, running: true }]);
+}, 60_000);
+
+// A new directory with the build's cluster template (src/db/cluster-template.ts): `launched` comes
+// as the copy begins (the caller's modules load while it runs), before the cluster exists, and with
+// `initialising` false, since the database is then up about when the modules are.
+test('launched comes as the template\'s copy begins on a new directory with a template', () => {
+  execFileSync(process.execPath, ['scripts/cluster-template.mjs'], { cwd: process.cwd(), stdio: 'inherit' }); // as `npm run build` does
+  const fresh = path.join(path.dirname(dataDir), 'from-template');
+  expect(probe(fresh, 'template')).toEqual([{ initialising: false, initdb: false, initialised: false, running: false }]);
 }, 60_000);
 
 /**
@@ -75,7 +84,7 @@ import pg from 'pg';
 import { startEmbeddedPostgres } from './dist/src/db/embedded-postgres.js';
 import { createLogger } from './dist/src/logger.js';
 const [dataDir] = process.argv.slice(-1);
-const cluster = await startEmbeddedPostgres(dataDir, createLogger('silent'));
+const cluster = await startEmbeddedPostgres(dataDir, createLogger('silent'), undefined, undefined, { template: false });
 const client = new pg.Client({ connectionString: cluster.url.replace(/\\/ledger$/, '/postgres') });
 await client.connect();
 await client.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
@@ -85,7 +94,7 @@ await cluster.stop();
 process.stdout.write(JSON.stringify(rows.map((row) => row.query)));
 `;
 
-test('a new cluster makes its database with STRATEGY FILE_COPY', () => {
+test('a new cluster by initdb makes its database with STRATEGY FILE_COPY', () => {
   const fresh = path.join(path.dirname(dataDir), 'fresh');
   const out = execFileSync(process.execPath, ['--input-type=module', '-e', CREATE_PROBE, fresh], { cwd: process.cwd(), encoding: 'utf8' });
   expect(JSON.parse(out)).toEqual(['CREATE DATABASE ledger STRATEGY FILE_COPY']);
@@ -102,7 +111,7 @@ import pg from 'pg';
 import { startEmbeddedPostgres } from './dist/src/db/embedded-postgres.js';
 import { createLogger } from './dist/src/logger.js';
 const [dataDir] = process.argv.slice(-1);
-const cluster = await startEmbeddedPostgres(dataDir, createLogger('silent'));
+const cluster = await startEmbeddedPostgres(dataDir, createLogger('silent'), undefined, undefined, { template: false });
 const client = new pg.Client({ connectionString: cluster.url });
 await client.connect();
 const one = async (sql) => (await client.query(sql)).rows[0];
@@ -117,7 +126,7 @@ await cluster.stop();
 process.stdout.write(JSON.stringify(settings));
 `;
 
-test('a new cluster is initdb\'s as embedded-postgres ran it: UTF-8, password auth, the ledger superuser', () => {
+test('a new cluster by initdb is initdb\'s as embedded-postgres ran it: UTF-8, password auth, the ledger superuser', () => {
   const fresh = path.join(path.dirname(dataDir), 'settings');
   const passwordFiles = () => readdirSync(tmpdir()).filter((name) => name.startsWith('pg-password-'));
   const before = new Set(passwordFiles());

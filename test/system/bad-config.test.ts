@@ -12,6 +12,7 @@ describe('bad configuration', () => {
     ['PORT', '70000'],
     ['HOST', 'two words'],
     ['LEDGER_AUTO_MIGRATE', 'maybe'],
+    ['LEDGER_CLUSTER_TEMPLATE', 'off'],
     ['LEDGER_EXPOSE_STATEMENT_COUNT', 'yes'],
     ['LOG_LEVEL', 'loud'],
     ['DATABASE_URL', 'mysql://localhost/ledger'],

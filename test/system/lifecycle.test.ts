@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import {
@@ -11,6 +12,7 @@ import {
   postmaster,
   queryEmbedded,
   removeDataDirs,
+  ROOT,
   spawnService,
   startService,
   stopService,
@@ -29,10 +31,23 @@ function startPhases(stdout: string): string[] {
   return Object.keys((JSON.parse(line ?? '{}') as { startMs?: Record<string, number> }).startMs ?? {});
 }
 
-describe('first start on a new data directory', () => {
+/**
+ * A first start makes its cluster by initdb, or copies the build's cluster template
+ * (src/db/cluster-template.ts, made here as `npm run build` makes it): the same service either way.
+ */
+describe.each([
+  ['by initdb', 'false'],
+  ['from the build\'s cluster template', 'true'],
+])('first start on a new data directory, the cluster made %s', (_how, template) => {
+  beforeAll(() => {
+    if (template === 'true') execFileSync(process.execPath, ['scripts/cluster-template.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  }, 120_000);
+
   it('prints a dev key once, keeps it in dev-api-key, and a second start reuses it', async () => {
     const dataDir = newDataDir();
-    const first = await startService({ dataDir, adminToken: null });
+    const env = { LEDGER_CLUSTER_TEMPLATE: template };
+    const first = await startService({ dataDir, adminToken: null, env });
+    expect(first.stdout().includes('new cluster copied from the build\'s cluster template')).toBe(template === 'true');
     const printed = DEV_KEY_LINE.exec(first.stdout())?.[1];
     expect(printed).toBeDefined();
     const file = path.join(dataDir, 'dev-api-key');
@@ -47,14 +62,14 @@ describe('first start on a new data directory', () => {
     const admin = await call(first, 'POST', '/admin/api-keys', { admin: true, body: { owner: 'x', plan_code: 'pro' } });
     expect(admin.status).toBe(404);
     expect(admin.body.code).toBe('not_found');
-    // the GraphQL schema was built while initdb ran (a first start only) and is the one served
-    expect(startPhases(first.stdout())).toContain('schema');
+    // the GraphQL schema was built while initdb ran (a first start by initdb only) and is the one served
+    expect(startPhases(first.stdout()).includes('schema')).toBe(template === 'false');
     const me = await call<{ data: { __type: { name: string } } }>(first, 'POST', '/graphql', { key: printed, body: { query: '{ __type(name: "Query") { name } }' } });
     expect(me.status).toBe(200);
     expect(me.body.data.__type.name).toBe('Query');
     expect(await stopService(first)).toEqual({ code: 0, signal: null });
 
-    const second = await startService({ dataDir });
+    const second = await startService({ dataDir, env });
     expect(second.stdout()).not.toMatch(/dev api key/);
     expect(readFileSync(file, 'utf8')).toBe(`${printed}\n`);
     const keys = await queryEmbedded<{ owner_id: string }>(dataDir, 'SELECT owner_id FROM api_keys');
