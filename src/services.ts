@@ -137,6 +137,7 @@ export async function createServices(db: Database, logger: Logger, options: { lo
     (results) => {
       metrics.observePostingCommit(results.map(postingOutcome));
       eventSequencer.poke();
+      lotSweeper.activity(); // lots or holds that fall due soon: the sweeper's quiet pause ends
     },
     { pipeline: options.postingPipeline ?? DEFAULTS.postingPipeline },
   );

@@ -2,6 +2,7 @@ import type { NotificationChannel } from '../../db/notifications.js';
 import type { Logger } from '../../logger.js';
 import type { EventRepository } from './event.repository.js';
 import { CoalescingRunner } from '../shared/coalescing-runner.js';
+import { realTimer, type Timer } from '../shared/timer.js';
 import type { JournalWriter } from '../journal/journal-writer.js';
 
 /**
@@ -16,15 +17,6 @@ export const TICK_MS = 1_000;
  * 5 s of the commit (CONTRACT §16).
  */
 export const TICK_MAX_MS = 4_000;
-
-/** Arms a timer; answers its cancel (tests drive the ticks themselves). */
-export type TickTimer = (fire: () => void, ms: number) => () => void;
-
-const realTimer: TickTimer = (fire, ms) => {
-  const timer = setTimeout(fire, ms);
-  timer.unref();
-  return () => clearTimeout(timer);
-};
 
 /**
  * Numbers committed events (ledger_sequence_events) right after each commit that wrote some.
@@ -53,7 +45,7 @@ export class EventSequencer {
     private readonly repository: EventRepository,
     private readonly logger: Logger,
     private readonly journal?: JournalWriter,
-    private readonly timer: TickTimer = realTimer,
+    private readonly timer: Timer = realTimer,
   ) {}
 
   start(): void {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { NotificationChannel } from '../../../src/db/notifications.js';
 import { EventRepository } from '../../../src/domain/events/event.repository.js';
-import { EventSequencer, TICK_MAX_MS, TICK_MS, type TickTimer } from '../../../src/domain/events/event-sequencer.js';
+import { EventSequencer, TICK_MAX_MS, TICK_MS } from '../../../src/domain/events/event-sequencer.js';
+import type { Timer } from '../../../src/domain/shared/timer.js';
 import { JournalRepository } from '../../../src/domain/journal/journal.repository.js';
 import { JournalWriter } from '../../../src/domain/journal/journal-writer.js';
 import { createLogger } from '../../../src/logger.js';
@@ -28,7 +29,7 @@ afterAll(() => t.close());
 function testTimer() {
   const armed: { ms: number; fire: () => void; cancelled: boolean }[] = [];
   const waiters: ((ms: number) => void)[] = [];
-  const timer: TickTimer = (fire, ms) => {
+  const timer: Timer = (fire, ms) => {
     const entry = { ms, fire, cancelled: false };
     armed.push(entry);
     for (const wake of waiters.splice(0)) wake(ms);
