@@ -130,12 +130,14 @@ export async function createServices(db: Database, logger: Logger, options: { lo
   const journalRepository = new JournalRepository(db);
   const journalWriter = new JournalWriter(journalRepository, logger);
   const eventSequencer = new EventSequencer(eventRepository, logger, journalWriter);
+  await eventSequencer.follow(notifications); // another instance's numbering keeps the safety tick at 1 s
   // one queue: every posting request (transfers, seeds, batches, holds, captures, voids, reversals) takes one path
   const queue = new PostingQueue(
     postingRepository,
     (results) => {
       metrics.observePostingCommit(results.map(postingOutcome));
       eventSequencer.poke();
+      lotSweeper.activity(); // lots or holds that fall due soon: the sweeper's quiet pause ends
     },
     { pipeline: options.postingPipeline ?? DEFAULTS.postingPipeline },
   );

@@ -32,6 +32,8 @@ export class CoalescingRunner {
     }
     this.running = outsideStatementScope(() => this.run()).finally(() => {
       this.running = null;
+      // a poke between the last turn's check and here would be lost: it runs now
+      if (this.again) this.poke();
     });
   }
 

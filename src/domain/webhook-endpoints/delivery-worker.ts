@@ -12,8 +12,10 @@ export interface DeliveryWorkerOptions extends RetrySchedule {
   concurrency: number;
   /** Of them, attempts of one project at most (default: a quarter, at least 1; CONTRACT §18). */
   projectShare?: number;
-  /** Longest pause between two looks at the database (lost notifications, other instances' leases). */
+  /** Longest pause between two looks at the database while jobs exist (other instances' retries and leases). */
   pollMs: number;
+  /** The pause while no job exists at all (default: max(pollMs, IDLE_POLL_MS)). */
+  idlePollMs?: number;
   /** How long a claimed job stays this instance's; past it, another instance may attempt it. Longer than the send timeout. */
   leaseMs: number;
   /** Events turned into jobs per fan-out statement. */
@@ -59,6 +61,12 @@ const MAX_FAN_OUT_ROUNDS = 20;
 const FAN_OUT_BUSY_RETRY_MS = 100;
 /** An event whose body could not be rendered (a database error) is tried again this much later. */
 const RENDER_RETRY_MS = 5_000;
+/**
+ * The look while no job exists anywhere: a job appears only by a fan-out of newly numbered events,
+ * which every instance hears (NOTIFY ledger_events, or a re-connection after a lost listener) and
+ * follows at once; this look is only the last resort.
+ */
+export const IDLE_POLL_MS = 30_000;
 /** Attempts recorded per statement at most. */
 const RECORD_BATCH = 500;
 /** Attempts to one endpoint in flight at once, on all instances together (CONTRACT §18). */
@@ -95,6 +103,9 @@ export class DeliveryWorker {
   private wakeTimer: NodeJS.Timeout | null = null;
   private wakeTimerAt = Infinity;
   private pollTimer: NodeJS.Timeout | null = null;
+  private pollPeriod = 0;
+  /** The last pass found no job at all and nothing to fan out (the idle look then waits idlePollMs). */
+  private quiet = false;
   /** Attempts under way, until recorded (shutdown waits for them). */
   private readonly inFlight = new Map<string, { controller: AbortController; done: Promise<void> }>();
   /** Attempts whose request is under way: what `concurrency` bounds (recording is batched apart). */
@@ -122,10 +133,8 @@ export class DeliveryWorker {
     this.stopped = false;
     this.unsubscribers.push(await this.notifications.subscribe('ledger_events', () => this.wake(true)));
     this.unsubscribers.push(this.notifications.onReconnect(() => this.wake(true)));
-    this.pollTimer = setInterval(() => this.wake(true), this.options.pollMs);
-    this.pollTimer.unref();
     const { concurrency, pollMs, leaseMs, baseMs, maxAttempts } = this.options;
-    this.logger.info({ concurrency, projectShare: this.projectShare, endpointInFlight: ENDPOINT_IN_FLIGHT, pollMs, leaseMs, retryBaseMs: baseMs, maxAttempts }, 'webhook delivery worker started');
+    this.logger.info({ concurrency, projectShare: this.projectShare, endpointInFlight: ENDPOINT_IN_FLIGHT, pollMs, idlePollMs: this.idlePollMs(), leaseMs, retryBaseMs: baseMs, maxAttempts }, 'webhook delivery worker started');
     this.wake(true);
   }
 
@@ -137,7 +146,7 @@ export class DeliveryWorker {
     if (this.stopped) return;
     this.stopped = true;
     for (const unsubscribe of this.unsubscribers.splice(0)) unsubscribe();
-    if (this.pollTimer) clearInterval(this.pollTimer);
+    if (this.pollTimer) clearTimeout(this.pollTimer);
     if (this.wakeTimer) clearTimeout(this.wakeTimer);
     await this.pumping;
     const running = () => Promise.all([...this.inFlight.values()].map((a) => a.done));
@@ -161,6 +170,29 @@ export class DeliveryWorker {
     return { ...this.counters, inFlight: this.sending };
   }
 
+  /** The pause until the next look armed after the last pass: pollMs, or idlePollMs while no job exists (tests). */
+  pollPeriodMs(): number {
+    return this.pollPeriod;
+  }
+
+  /** Resolves when the passes under way (and those they asked for) are done (tests). */
+  async settled(): Promise<void> {
+    while (this.pumping) await this.pumping;
+  }
+
+  private idlePollMs(): number {
+    return this.options.idlePollMs ?? Math.max(this.options.pollMs, IDLE_POLL_MS);
+  }
+
+  /** The next look: every pass re-arms it, pollMs ahead, or idlePollMs when the pass found no job at all. */
+  private armPoll(): void {
+    if (this.stopped) return;
+    if (this.pollTimer) clearTimeout(this.pollTimer);
+    this.pollPeriod = this.quiet ? this.idlePollMs() : this.options.pollMs;
+    this.pollTimer = setTimeout(() => this.wake(true), this.pollPeriod);
+    this.pollTimer.unref();
+  }
+
   /** Runs a pass now, or right after the one under way; `fanOut`: events may have been numbered. */
   wake(fanOut = false): void {
     if (this.stopped) return;
@@ -178,6 +210,7 @@ export class DeliveryWorker {
       .finally(() => {
         this.pumping = null;
         if (this.again) this.wake();
+        else this.armPoll();
       });
   }
 
@@ -196,12 +229,16 @@ export class DeliveryWorker {
   }
 
   private async pass(): Promise<void> {
+    this.quiet = false;
     if (this.fanOutWanted) await this.fanOut();
     // claims refill slots in batches (a claim per freed slot would cost a statement per attempt)
     const free = this.options.concurrency - this.sending;
     if (this.stopped || (free < Math.ceil(this.options.concurrency / 4) && this.sending > 0)) return; // a finishing request wakes the worker
     const earliest = await this.repository.earliestDue();
-    if (!earliest) return;
+    if (!earliest) {
+      this.quiet = this.sending === 0 && !this.fanOutWanted;
+      return;
+    }
     if (!earliest.due) return this.wakeIn(earliest.at.getTime() - Date.now());
     const limits = { slots: free, perEndpoint: ENDPOINT_IN_FLIGHT, perProject: this.projectShare, inFlightByProject: this.sendingByProject };
     const { jobs, nextDueAt } = await this.repository.claim(limits, randomUUID(), this.options.leaseMs);

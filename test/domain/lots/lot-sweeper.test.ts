@@ -1,7 +1,8 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { LotRepository } from '../../../src/domain/lots/lot.repository.js';
-import { LotSweeper } from '../../../src/domain/lots/lot-sweeper.js';
+import { IDLE_MAX_MS, LotSweeper } from '../../../src/domain/lots/lot-sweeper.js';
+import type { Timer } from '../../../src/domain/shared/timer.js';
 import { expectStatus, fundedProject, transfer } from '../../support/fixtures.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 
@@ -75,5 +76,76 @@ describe('LotSweeper', () => {
     await sweeper.stop();
     expect(lines.map((l) => l.msg)).toEqual(['lot sweeper not scheduled (interval 0)']);
     expect(sweeper.stats().sweeps).toBe(0);
+  });
+});
+
+/** The test's timer: records each arming; `fire` runs the one armed now and resolves with the next pause armed. */
+function testTimer() {
+  let armed: { ms: number; fire: () => void } | null = null;
+  let waiter: ((ms: number) => void) | null = null;
+  const timer: Timer = (fire, ms) => {
+    const entry = { ms, fire };
+    armed = entry;
+    waiter?.(ms);
+    waiter = null;
+    return () => {
+      if (armed === entry) armed = null;
+    };
+  };
+  const nextArming = () => new Promise<number>((resolve) => (waiter = resolve));
+  const fire = async () => {
+    const next = nextArming();
+    const entry = armed!;
+    armed = null;
+    entry.fire();
+    return next;
+  };
+  return { timer, fire, nextArming, armedMs: () => armed?.ms ?? null };
+}
+
+describe('LotSweeper pauses', () => {
+  it('doubles its pause while sweeps find nothing, up to IDLE_MAX_MS; a sweep that expires something comes back to the interval', async () => {
+    const clock = testTimer();
+    const sweeper = new LotSweeper(new LotRepository(t.db), capture().logger, { intervalMs: 1_000, batchSize: 100, timer: clock.timer });
+    sweeper.start();
+    try {
+      expect(clock.armedMs()).toBe(1_000);
+      expect(await clock.fire()).toBe(2_000);
+      expect(await clock.fire()).toBe(4_000);
+      expect(await clock.fire()).toBe(IDLE_MAX_MS);
+      expect(await clock.fire()).toBe(IDLE_MAX_MS);
+      await dueLots('sweeper-pauses', 2);
+      expect(await clock.fire()).toBe(1_000);
+      expect(sweeper.stats().lastExpired).toBe(2);
+      expect(await clock.fire()).toBe(2_000);
+    } finally {
+      await sweeper.stop();
+    }
+  });
+
+  it('never pauses longer than its interval when the interval is longer than IDLE_MAX_MS', async () => {
+    const clock = testTimer();
+    const sweeper = new LotSweeper(new LotRepository(t.db), capture().logger, { intervalMs: 20_000, batchSize: 100, timer: clock.timer });
+    sweeper.start();
+    try {
+      expect(await clock.fire()).toBe(20_000);
+    } finally {
+      await sweeper.stop();
+    }
+  });
+
+  it('a posting on the instance cuts a long pause back to the interval (the posting queue wakes it)', async () => {
+    const clock = testTimer();
+    const app = await startTestApp({ databaseUrl: t.databaseUrl, lotSweep: { intervalMs: 1_000, batchSize: 100, timer: clock.timer } });
+    try {
+      const key = await app.issueKey('sweeper-wake', 'enterprise');
+      const f = await fundedProject(app, key, { customers: 1, systemBalance: '10' });
+      while ((await clock.fire()) < IDLE_MAX_MS);
+      const rearmed = clock.nextArming();
+      await transfer(app, f, f.system.id, f.customers[0].id, 1);
+      expect(await rearmed).toBe(1_000);
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import { NotificationChannel } from '../../../src/db/notifications.js';
+import { EventRepository } from '../../../src/domain/events/event.repository.js';
+import { EventSequencer, TICK_MAX_MS, TICK_MS } from '../../../src/domain/events/event-sequencer.js';
+import type { Timer } from '../../../src/domain/shared/timer.js';
+import { JournalRepository } from '../../../src/domain/journal/journal.repository.js';
+import { JournalWriter } from '../../../src/domain/journal/journal-writer.js';
+import { createLogger } from '../../../src/logger.js';
+import { fundedProject } from '../../support/fixtures.js';
+import { startTestApp, type TestApp } from '../../support/test-app.js';
+
+/**
+ * The sequencer's safety tick (events a dead instance committed but never numbered): every
+ * second while anything happens, doubling up to TICK_MAX_MS while nothing does, back to a second
+ * at the first sign of activity — a commit here or a numbering anywhere (its NOTIFY). The app's
+ * own sequencer is stopped; the one under test runs on the test's timer, so nothing sleeps.
+ */
+let t: TestApp;
+let projectId: number;
+beforeAll(async () => {
+  t = await startTestApp({ lotSweep: { intervalMs: 0, batchSize: 500 } });
+  projectId = (await fundedProject(t, { owner: 'sequencer-tick' }, { customers: 1, systemBalance: '10' })).projectId;
+  await t.app.services.eventSequencer.stop();
+  await t.app.services.eventSequencer.flush();
+});
+afterAll(() => t.close());
+
+/** The test's timer: each arming is recorded; `fire` runs the one armed now. */
+function testTimer() {
+  const armed: { ms: number; fire: () => void; cancelled: boolean }[] = [];
+  const waiters: ((ms: number) => void)[] = [];
+  const timer: Timer = (fire, ms) => {
+    const entry = { ms, fire, cancelled: false };
+    armed.push(entry);
+    for (const wake of waiters.splice(0)) wake(ms);
+    return () => (entry.cancelled = true);
+  };
+  const current = () => {
+    const live = armed.filter((a) => !a.cancelled);
+    expect(live).toHaveLength(1); // one tick armed at a time
+    return live[0];
+  };
+  return {
+    timer,
+    current,
+    /** Resolves with the period of the next arming. */
+    nextArming: () => new Promise<number>((resolve) => waiters.push(resolve)),
+  };
+}
+
+/** The real journal writer, counting the pokes it gets (not started: a poke runs nothing). */
+class CountingJournal extends JournalWriter {
+  pokes = 0;
+  override poke(): void {
+    this.pokes += 1;
+    super.poke();
+  }
+}
+
+function sequencerOnTestTimer() {
+  const clock = testTimer();
+  const journal = new CountingJournal(new JournalRepository(t.db), createLogger('silent'));
+  const sequencer = new EventSequencer(new EventRepository(t.db), createLogger('silent'), journal, clock.timer);
+  sequencer.start();
+  /** Fires the armed tick and resolves with the period armed after its run. */
+  const tick = async () => {
+    const next = clock.nextArming();
+    const armed = clock.current();
+    armed.cancelled = true; // fired: no longer armed
+    armed.fire();
+    return next;
+  };
+  return { clock, journal, sequencer, tick };
+}
+
+/** An event committed by an instance that died before numbering it: written, never poked. */
+const orphanEvent = () => t.db.query(`SELECT ledger_emit($1, 'wallet.status_changed', $2, 'active', now())`, [projectId, randomUUID()]);
+const unnumbered = async () => Number((await t.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM events WHERE seq IS NULL`))[0].n);
+
+describe('EventSequencer safety tick', () => {
+  it('doubles its period while nothing happens, up to TICK_MAX_MS, and leaves the journal asleep', async () => {
+    const { clock, journal, sequencer, tick } = sequencerOnTestTimer();
+    try {
+      expect(clock.current().ms).toBe(TICK_MS);
+      expect(await tick()).toBe(2_000);
+      expect(await tick()).toBe(TICK_MAX_MS);
+      expect(await tick()).toBe(TICK_MAX_MS);
+      expect(journal.pokes).toBe(0);
+    } finally {
+      await sequencer.stop();
+    }
+  });
+
+  it('numbers what a dead instance left at the next tick, wakes the journal and ticks every second again', async () => {
+    const { journal, sequencer, tick } = sequencerOnTestTimer();
+    try {
+      await tick();
+      expect(await tick()).toBe(TICK_MAX_MS);
+      await orphanEvent();
+      expect(await unnumbered()).toBe(1);
+      expect(await tick()).toBe(TICK_MS);
+      expect(await unnumbered()).toBe(0);
+      expect(journal.pokes).toBe(1);
+      expect(await tick()).toBe(2_000); // nothing since: quiet again
+      expect(journal.pokes).toBe(1);
+    } finally {
+      await sequencer.stop();
+    }
+  });
+
+  it('comes back to a one-second tick at once when a commit here pokes it', async () => {
+    const { clock, sequencer, tick } = sequencerOnTestTimer();
+    try {
+      await tick();
+      expect(await tick()).toBe(TICK_MAX_MS);
+      const rearmed = clock.nextArming();
+      sequencer.poke();
+      expect(await rearmed).toBe(TICK_MS);
+      await sequencer.flush();
+      expect(clock.current().ms).toBe(TICK_MS);
+    } finally {
+      await sequencer.stop();
+    }
+  });
+
+  it("comes back to a one-second tick at once when another instance's numbering is heard (NOTIFY ledger_events)", async () => {
+    const { clock, journal, sequencer, tick } = sequencerOnTestTimer();
+    const notifications = new NotificationChannel(t.databaseUrl, createLogger('silent'));
+    const unfollow = await sequencer.follow(notifications);
+    await notifications.start();
+    try {
+      await tick();
+      expect(await tick()).toBe(TICK_MAX_MS);
+      const rearmed = clock.nextArming();
+      await t.db.query(`SELECT pg_notify('ledger_events', '0')`); // from another connection, as another instance's run sends it
+      expect(await rearmed).toBe(TICK_MS);
+      // that instance may die before journaling what it numbered: the next tick wakes this journal writer
+      expect(journal.pokes).toBe(0);
+      expect(await tick()).toBe(TICK_MS);
+      expect(journal.pokes).toBe(1);
+    } finally {
+      unfollow();
+      await notifications.stop();
+      await sequencer.stop();
+    }
+  });
+});
