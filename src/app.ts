@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { GraphQLSchema } from 'graphql';
 import type { Database } from './db/database.js';
 import { createGraphQLEndpoint } from './graphql/apollo.js';
+import { preloadJit } from './graphql/jit.js';
 import { graphQLLimits } from './graphql/limits/limits.js';
 import { graphqlRoutes } from './graphql/routes.js';
 import { createHttpServer } from './http/server.js';
@@ -99,7 +100,10 @@ async function assemble(options: AppOptions, services: Services, notificationsOp
     listen: (port, host) =>
       new Promise((resolve, reject) => {
         server.once('error', reject);
-        server.listen(port, host, () => resolve(server.address() as AddressInfo));
+        server.listen(port, host, () => {
+          preloadJit(); // graphql-jit loads on first use (graphql/jit.ts): start that now, in the background
+          resolve(server.address() as AddressInfo);
+        });
       }),
     async close(graceMs = 10_000) {
       clearInterval(purge);
