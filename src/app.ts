@@ -101,7 +101,9 @@ async function assemble(options: AppOptions, services: Services, notificationsOp
       new Promise((resolve, reject) => {
         server.once('error', reject);
         server.listen(port, host, () => {
-          preloadJit(); // graphql-jit loads on first use (graphql/jit.ts): start that now, in the background
+          // graphql-jit loads on first use (graphql/jit.ts): start that in the background, once the
+          // caller has been told (an import may run to its end within the microtasks that follow)
+          setImmediate(preloadJit);
           resolve(server.address() as AddressInfo);
         });
       }),
