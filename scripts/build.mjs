@@ -97,6 +97,8 @@ function bundle() {
       sourcemap: 'linked', sourcesContent: false,
       // the CommonJS packages inside an ES module bundle require() node's built-ins
       banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
+      // node:http by require(), not through node's ES module facade, which loads undici (see the file)
+      alias: { 'node:http': './scripts/http-by-require.mjs' },
     });
     return 0;
   } catch {

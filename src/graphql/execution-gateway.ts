@@ -1,7 +1,8 @@
 import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
 import { execute, GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
-import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import type { CompiledQuery } from 'graphql-jit';
 import { mergesConditionalFields } from './conditional-merge.js';
+import { compileDocument, isCompiled } from './jit.js';
 import type { GraphQLContext } from './context.js';
 import { planQuery } from './sql-plan/planner.js';
 import type { PreparedPlans } from './sql-plan/prepared.js';
@@ -34,8 +35,8 @@ export function executionGateway(schema: GraphQLSchema, options: { sqlPlans: boo
     const key = `${requestContext.queryHash}/${requestContext.operationName ?? ''}`;
     let query = compiled.get(key);
     if (!query) {
-      const result = mergesConditionalFields(requestContext.document) ? INTERPRETER : compileQuery(schema, requestContext.document, requestContext.operationName ?? undefined);
-      if (result !== INTERPRETER && !isCompiledQuery(result)) return result;
+      const result = mergesConditionalFields(requestContext.document) ? INTERPRETER : await compileDocument(schema, requestContext.document, requestContext.operationName);
+      if (result !== INTERPRETER && !isCompiled(result)) return result;
       query = result;
       if (compiled.size >= CACHE_SIZE) compiled.delete(compiled.keys().next().value!);
       compiled.set(key, query);

@@ -74,6 +74,40 @@ describe('npm start', () => {
     expect(bytes([...read])).toBeLessThan(bytes(all) / 10);
   });
 
+  it('loads graphql-jit after it listens, not before: no start-up chunk holds it, and GraphQL answers from it', async () => {
+    // what node reads before it listens: main.js and its static imports, the chunks src/start.ts
+    // imports (start; database, app and schema) and theirs; graphql-jit comes by import() of
+    // src/graphql/jit.ts, started once the server listens (src/app.ts)
+    const bundle = path.join(ROOT, 'dist', 'bundle');
+    const read = new Set<string>();
+    const visit = (file: string) => {
+      if (read.has(file)) return;
+      read.add(file);
+      const code = readFileSync(file, 'utf8');
+      for (const m of code.matchAll(/(?:^|[;}\s])import\s*(?:[\w*{}\s,$]+from\s*)?"(\.[^"]+)"/g)) visit(path.resolve(path.dirname(file), m[1]!));
+      for (const m of code.matchAll(/import\("(\.[^"]+)"\)/g)) {
+        if (/\/(tracing|start|database|app|schema)-\w+\.js$/.test(m[1]!)) visit(path.resolve(path.dirname(file), m[1]!));
+      }
+    };
+    visit(path.join(bundle, 'main.js'));
+    const startUp = [...read].map((file) => readFileSync(file, 'utf8'));
+    expect(startUp.some((code) => /function createApp\(/.test(code))).toBe(true); // the walk reached the service's modules
+    expect(startUp.some((code) => /function isCompiledQuery\d*\(/.test(code))).toBe(false);
+    const chunks = readdirSync(path.join(bundle, 'chunks')).filter((name) => name.endsWith('.js'));
+    const jitChunk = chunks.find((name) => /function isCompiledQuery\d*\(/.test(readFileSync(path.join(bundle, 'chunks', name), 'utf8')));
+    expect(jitChunk).toBeDefined();
+    // loaded once it listens (in the background, or by the first document to compile; NODE_DEBUG=esm
+    // names it), and used: a mutation is never answered by a SQL plan, so it runs compiled
+    const key = await issueKey(service, 'jit-owner');
+    const created = await call<{ data: { createProject: { name: string } } }>(service, 'POST', '/graphql', {
+      key,
+      body: { query: 'mutation { createProject(input: { name: "Compiled" }) { name } }' },
+    });
+    expect(created.status).toBe(200);
+    expect(created.body).toEqual({ data: { createProject: { name: 'Compiled' } } });
+    expect(service.stderr()).toContain(`/dist/bundle/chunks/${jitChunk}`);
+  });
+
   it('is ASCII only (node decodes it faster; V8 keeps one-byte strings)', () => {
     const bundle = path.join(ROOT, 'dist', 'bundle');
     const files = [bundle, path.join(bundle, 'chunks')].flatMap((dir) => readdirSync(dir).filter((name) => name.endsWith('.js')).map((name) => path.join(dir, name)));

@@ -1,7 +1,8 @@
 import { createSourceEventStream, subscribe, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
-import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import type { CompiledQuery } from 'graphql-jit';
 import { mergesConditionalFields } from '../conditional-merge.js';
 import { withGraphQLErrors } from '../execution-gateway.js';
+import { compileDocument, isCompiled } from '../jit.js';
 
 const CACHE_SIZE = 500;
 const INTERPRETER = 'interpreter';
@@ -29,9 +30,9 @@ export class CompiledSubscriptions {
   }
 
   async subscribe(args: ExecutionArgs): Promise<AsyncIterable<ExecutionResult> | ExecutionResult> {
-    const query = this.compile(args);
+    const query = await this.compile(args);
     if (query === INTERPRETER) return subscribe(args);
-    if (!isCompiledQuery(query)) return withGraphQLErrors(query);
+    if (!isCompiled(query)) return withGraphQLErrors(query);
     // The event stream is opened by graphql-js, as before (the field's arguments, access checks,
     // errors); graphql-jit's own subscribe passes the variables as the field's arguments.
     const stream = await createSourceEventStream(args);
@@ -40,13 +41,13 @@ export class CompiledSubscriptions {
     return mapped(stream, (event) => query.query(event, args.contextValue, variables));
   }
 
-  private compile(args: ExecutionArgs): Compiled | ExecutionResult {
+  private async compile(args: ExecutionArgs): Promise<Compiled | ExecutionResult> {
     const text = this.keys.get(args.document);
     const key = text === undefined ? undefined : `${text}\u0000${args.operationName ?? ''}`;
     const cached = key === undefined ? undefined : this.compiled.get(key);
     if (cached) return cached;
-    const result = mergesConditionalFields(args.document) ? INTERPRETER : compileQuery(args.schema, args.document, args.operationName ?? undefined);
-    if (result !== INTERPRETER && !isCompiledQuery(result)) return result;
+    const result = mergesConditionalFields(args.document) ? INTERPRETER : await compileDocument(args.schema, args.document, args.operationName);
+    if (result !== INTERPRETER && !isCompiled(result)) return result;
     if (key !== undefined) {
       if (this.compiled.size >= CACHE_SIZE) this.compiled.delete(this.compiled.keys().next().value!);
       this.compiled.set(key, result);
