@@ -7,7 +7,7 @@
 //
 // The cluster is made in a directory of its own under the system's temporary directory (as root,
 // PostgreSQL runs as `postgres`, which may not reach the project: e.g. under /root), copied into
-// dist/cluster-template/.tmp-<pid>-<random>/ and renamed to <key> once whole with its manifest:
+// dist/cluster-template/.tmp-<pid>-<random>/, fsynced, and renamed to <key> once whole with its manifest:
 // two builds at once each make their own and the first rename wins; a build killed midway
 // leaves a .tmp- directory that no start ever reads (the next build removes it).
 //
@@ -34,8 +34,8 @@ try {
 }
 
 async function prepare() {
-  const { templateInputs, templateKey, templatesDir, TEMPLATE_FORMAT } = await import(path.join(DIST, 'cluster-template.js'));
-  const { clusterSignature, postgresVersion } = await import(path.join(DIST, 'embedded-postgres.js'));
+  const { syncDirectory, templateInputs, templateKey, templatesDir, TEMPLATE_FORMAT } = await import(path.join(DIST, 'cluster-template.js'));
+  const { clusterSignature, postgresVersion, syncClusterFiles } = await import(path.join(DIST, 'embedded-postgres.js'));
   const base = templatesDir(ROOT);
   const postgres = await postgresVersion();
   const cluster = clusterSignature();
@@ -51,10 +51,15 @@ async function prepare() {
       const staging = path.join(base, `.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
       mkdirSync(staging, { recursive: true });
       copy(path.join(work, 'data', 'pg'), path.join(staging, 'pg'));
+      // on disk before it is published: a power loss after the build must not leave a manifest
+      // (and `current`) naming a cluster whose files the kernel never wrote, for starts to copy
+      await syncClusterFiles(path.join(staging, 'pg'));
       const manifest = { format: TEMPLATE_FORMAT, key, postgres, cluster, inputs: templateInputs(ROOT) };
-      writeFileSync(path.join(staging, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+      writeFileSync(path.join(staging, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, { flush: true });
+      syncDirectory(staging);
       try {
         renameSync(staging, target);
+        syncDirectory(base);
         made = { dir: target, seconds: (performance.now() - startedAt) / 1000 };
       } catch (error) {
         rmSync(staging, { recursive: true, force: true });
@@ -65,8 +70,9 @@ async function prepare() {
     }
   }
   const pointer = path.join(base, `.current-${process.pid}`);
-  writeFileSync(pointer, `${key}\n`);
+  writeFileSync(pointer, `${key}\n`, { flush: true });
   renameSync(pointer, path.join(base, 'current'));
+  syncDirectory(base);
   prune(base, key);
   return made;
 }

@@ -13,11 +13,11 @@ import { projectRoot, ROUTINES } from './routines.js';
  * issued by the start (src/start.ts), after the copy.
  *
  * The key covers what makes the cluster: the PostgreSQL binaries' version, initdb's flags and
- * locale environment (the caller's `signature`), and the text of the migrations and routines. The
- * build hashes their text; a start only compares what is cheap — the version, the signature, the
- * files' names and sizes (about 60 stats, well under a millisecond) — so that a compile without the
- * build (`npm test`'s tsc) that changed a migration does not start from an older template. On any
- * mismatch, or no template, the start runs initdb as it always did.
+ * locale environment (the caller's `signature`), and the text of the migrations and routines. A
+ * start hashes that text again (about 60 files, 0.2 MB: a few milliseconds) rather than trusting
+ * the build's key, so that a compile without the build (`npm test`'s tsc) that changed a migration,
+ * even to a text of the same size, never starts from an older template. On any mismatch, or no
+ * template, the start runs initdb as it always did.
  */
 export const TEMPLATE_FORMAT = 1;
 
@@ -64,10 +64,10 @@ export type TemplateLookup = { pg: string; key: string } | { reason: string };
 /**
  * The template a first start may copy: the build's current one, made by the same binaries with
  * the same initdb flags and locale from the same inputs, owned by the user the cluster runs as
- * (`owner`) with mode 0700, as initdb leaves a cluster. A reason otherwise. `base`: see templatesDir.
+ * (`owner`) with mode 0700, as initdb leaves a cluster. A reason otherwise. `base`: see templatesDir;
+ * `root`: the project whose migrations and routines a start would run.
  */
-export function findTemplate(postgres: string, cluster: string, owner: number, base = templatesDir()): TemplateLookup {
-  const root = projectRoot();
+export function findTemplate(postgres: string, cluster: string, owner: number, base = templatesDir(), root = projectRoot()): TemplateLookup {
   let manifest: TemplateManifest;
   try {
     const key = readFileSync(path.join(base, 'current'), 'utf8').trim();
@@ -79,23 +79,51 @@ export function findTemplate(postgres: string, cluster: string, owner: number, b
   if (manifest.format !== TEMPLATE_FORMAT) return { reason: 'the template has another format' };
   if (manifest.postgres !== postgres) return { reason: `the template was made by PostgreSQL ${manifest.postgres}, not ${postgres}` };
   if (manifest.cluster !== cluster) return { reason: 'the template was made with other initdb flags or locale' };
-  if (JSON.stringify(manifest.inputs) !== JSON.stringify(templateInputs(root))) return { reason: 'the migrations or routines changed since the template was made' };
   const pg = path.join(base, manifest.key, 'pg');
-  const { uid, mode } = statSync(pg);
+  let owned: { uid: number; mode: number };
+  try {
+    if (templateKey(postgres, cluster, root) !== manifest.key) return { reason: 'the migrations or routines changed since the template was made' };
+    owned = statSync(pg);
+  } catch {
+    return { reason: 'the migrations, routines or the template cannot be read' };
+  }
+  const { uid, mode } = owned;
   if (uid !== owner || (mode & 0o777) !== 0o700) return { reason: `the template is owned by uid ${uid} (mode ${(mode & 0o777).toString(8)}), not by ${owner} (700)` };
   return { pg, key: manifest.key };
 }
 
+/** `dir`'s siblings left by copies cut short (their start was killed): none of them is still running. */
+export function removeAbandonedCopies(dir: string): void {
+  const prefix = `${path.basename(dir)}.copying`;
+  for (const name of readdirSync(path.dirname(dir))) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number(/^\.?-(\d+)$/.exec(name.slice(prefix.length))?.[1]);
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && running(pid)) continue;
+    rmSync(path.join(path.dirname(dir), name), { recursive: true, force: true });
+  }
+}
+
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /**
- * Copies the template to `dir` (which must not exist): into a sibling first, renamed once whole,
- * so a start killed mid-copy leaves no half cluster that the next start would take for one.
+ * Copies the template to `dir` (which must not exist): into a sibling of this process's own first,
+ * renamed once whole, so a start killed mid-copy leaves no half cluster that the next start would
+ * take for one, and two first starts on one data directory never write into each other's copy (the
+ * second rename fails: `dir` is then the other start's cluster, never removed here).
  * `cp -a` keeps owners (when root: the cluster belongs to `postgres`) and modes, which node's
  * fs.cp does not (GNU cp from 9.0 clones the files where the file system can: btrfs, XFS; plain
  * `-a`, so busybox's cp does it too). The files are not synced: the caller syncs them before the first request, as
  * it syncs initdb's.
  */
 export async function copyTemplate(template: string, dir: string, spawned?: () => void): Promise<void> {
-  const copying = `${dir}.copying`;
+  const copying = `${dir}.copying-${process.pid}`;
   rmSync(copying, { recursive: true, force: true });
   await new Promise<void>((resolve, reject) => {
     const child = spawn('cp', ['-a', template, copying], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -108,7 +136,12 @@ export async function copyTemplate(template: string, dir: string, spawned?: () =
     rmSync(copying, { recursive: true, force: true });
     throw error;
   });
-  renameSync(copying, dir);
+  try {
+    renameSync(copying, dir);
+  } catch (error) {
+    rmSync(copying, { recursive: true, force: true });
+    throw error;
+  }
 }
 
 /** Fsyncs a directory: its entries (the rename of copyTemplate) survive a power loss. */

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { tmpdir, userInfo } from 'node:os';
 import { execFile, execFileSync } from 'node:child_process';
 import type { Logger } from '../logger.js';
-import { copyTemplate, findTemplate, syncDirectory } from './cluster-template.js';
+import { copyTemplate, findTemplate, removeAbandonedCopies, syncDirectory } from './cluster-template.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -124,6 +124,12 @@ function syncCluster(initdb: string, dir: string, ids: { uid?: number; gid?: num
     child.once('error', reject);
     child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`initdb --sync-only exited with code ${code}: ${output.trim()}`))));
   });
+}
+
+/** Fsyncs every file of the cluster in `dir` (the build's template before it is published), as the user it runs as. */
+export async function syncClusterFiles(dir: string): Promise<void> {
+  const { initdb } = await binaries();
+  await syncCluster(initdb, dir, runAsIds());
 }
 
 /**
@@ -274,7 +280,7 @@ export async function startEmbeddedPostgres(
   let made: 'initdb' | 'template' | undefined;
   if (fresh) {
     rmSync(dir, { recursive: true, force: true });
-    rmSync(`${dir}.copying`, { recursive: true, force: true }); // a copy of the template cut short
+    removeAbandonedCopies(dir); // copies of the template cut short
     made = options.template !== false && (await fromTemplate(dir, postgres, logger, launched, options.templates)) ? 'template' : 'initdb';
     if (made === 'initdb') await initialise(dir, initdb, logger, launched);
   } else {
@@ -332,8 +338,10 @@ async function fromTemplate(dir: string, postgres: string, logger: Logger, launc
     logger.info({ template: template.key }, 'new cluster copied from the build\'s cluster template');
     return true;
   } catch (err) {
+    // copyTemplate creates `dir` only by its last step, a rename: a `dir` here is another process's
+    // (a second first start on the same data directory), never removed nor initialised over
+    if (existsSync(dir)) throw new Error(`another process made the cluster in ${dir} while this start copied the template; start again`);
     logger.warn({ err }, 'copying the cluster template failed: new cluster by initdb');
-    rmSync(dir, { recursive: true, force: true });
     return false;
   }
 }

@@ -1,8 +1,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { findTemplate } from '../../src/db/cluster-template.js';
+import { copyTemplate, findTemplate, removeAbandonedCopies } from '../../src/db/cluster-template.js';
+import { ROUTINES } from '../../src/db/routines.js';
 import { clusterSignature } from '../../src/db/embedded-postgres.js';
 
 /**
@@ -188,11 +189,39 @@ describe('findTemplate: only the current build\'s template, whole, made as a sta
   it.each([
     ['other PostgreSQL binaries', /PostgreSQL 17\.0\.0/, (manifest: Record<string, unknown>) => (manifest.postgres = '17.0.0')],
     ['other initdb flags or locale', /initdb flags or locale/, (manifest: Record<string, unknown>) => (manifest.cluster = JSON.stringify({ locale: ['de_DE.UTF-8'] }))],
-    ['a migration changed since (its size)', /changed/, (manifest: Record<string, unknown>) => ((manifest.inputs as [string, number][])[0][1] += 1)],
-    ['a migration added since', /changed/, (manifest: Record<string, unknown>) => (manifest.inputs as [string, number][]).pop()],
     ['another format', /format/, (manifest: Record<string, unknown>) => (manifest.format = 0)],
   ])('refuses a template of %s', (_what, reason, change) => {
     expect(find(changed(change))).toEqual({ reason: expect.stringMatching(reason) });
+  });
+
+  /** A copy of the project's migrations and routines (what the key hashes), changed by `change`. */
+  const project = (change: (root: string) => void): string => {
+    const root = path.join(scratch, `project-${++dirs}`);
+    mkdirSync(root);
+    for (const dir of ['dist/migrations', ...new Set(ROUTINES.map((routine) => path.dirname(routine.file)))]) {
+      mkdirSync(path.join(root, path.dirname(dir)), { recursive: true });
+      if (!existsSync(path.join(root, dir))) execFileSync('cp', ['-a', path.join(ROOT, dir), path.join(root, dir)]);
+    }
+    change(root);
+    return root;
+  };
+  const firstMigration = (root: string) => path.join(root, 'dist', 'migrations', readdirSync(path.join(root, 'dist', 'migrations')).filter((name) => name.endsWith('.js')).sort()[0]);
+
+  it.each([
+    ['nothing changed (the control of the cases below)', undefined, () => undefined],
+    // the same size: only a hash of the text tells them apart (tsc without the build, then a start)
+    ['a migration changed since, to a text of the same size', /changed/, (root: string) => {
+      const file = firstMigration(root);
+      const text = readFileSync(file, 'utf8');
+      const at = text.search(/[a-y]/);
+      writeFileSync(file, text.slice(0, at) + String.fromCharCode(text.charCodeAt(at) + 1) + text.slice(at + 1));
+    }],
+    ['a migration added since', /changed/, (root: string) => writeFileSync(path.join(root, 'dist', 'migrations', 'Migration99991231000000.js'), 'export {};\n')],
+    ['a routine changed since', /changed/, (root: string) => writeFileSync(path.join(root, ROUTINES[0].file), `${readFileSync(path.join(root, ROUTINES[0].file), 'utf8')}\n`)],
+  ])('with %s in the project, finds or refuses the template', (_what, reason, change) => {
+    const found = findTemplate(postgres, clusterSignature(), owner(), templates, project(change));
+    if (reason) expect(found).toEqual({ reason: expect.stringMatching(reason) });
+    else expect(found).toEqual({ pg: path.join(templates, currentKey(), 'pg'), key: currentKey() });
   });
 
   it('refuses a template the cluster\'s user does not own', () => {
@@ -226,3 +255,24 @@ test('the next build removes the staging directory of a build no longer running,
   expect(existsSync(staging)).toBe(false);
   expect(existsSync(path.join(TEMPLATES, currentKey(), 'manifest.json'))).toBe(true);
 }, 60_000);
+
+describe('copyTemplate: one first start never writes into, nor removes, another\'s cluster', () => {
+  it('leaves a cluster another start renamed into place first, and its own copy not behind', async () => {
+    const dataDir = newDataDir();
+    const dir = path.join(dataDir, 'pg');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'PG_VERSION'), '18\n'); // the other start's cluster
+    await expect(copyTemplate(path.join(templates, currentKey(), 'pg'), dir)).rejects.toThrow();
+    expect(readdirSync(dir)).toEqual(['PG_VERSION']);
+    expect(readdirSync(dataDir)).toEqual(['pg']);
+  }, 60_000);
+
+  it('removes the copies of starts no longer running, not a running one\'s', () => {
+    const dataDir = newDataDir();
+    const gone = spawnSync(process.execPath, ['-e', '']).pid!; // a pid that has exited
+    const alive = process.ppid; // jest's parent: running
+    for (const name of [`pg.copying-${gone}`, `pg.copying-${alive}`, 'pg.copying']) mkdirSync(path.join(dataDir, name, 'base'), { recursive: true });
+    removeAbandonedCopies(path.join(dataDir, 'pg'));
+    expect(readdirSync(dataDir)).toEqual([`pg.copying-${alive}`]);
+  });
+});
