@@ -64,6 +64,15 @@ export interface DatabaseOptions {
   migrations?: typeof migrations;
 }
 
+/**
+ * How long a pooled connection may sit idle before the pool closes it (pg's default is 10 s).
+ * A new backend re-plans every statement and rebuilds its catalog caches and compiled routines:
+ * after a lull of a few seconds the first seconds of traffic cost ≈ 60 µs more PostgreSQL CPU
+ * per transfer (bench/results/2026-11-27-growth.txt). Idle connections cost PostgreSQL nothing
+ * but their memory, and min 0 still lets the pools shrink after a real pause.
+ */
+export const POOL_IDLE_MS = 5 * 60_000;
+
 export async function openDatabase(url: string, logger: Logger, poolSize = 20, options: DatabaseOptions = {}): Promise<Database> {
   // The background pool comes first and opens its first connections while the ORM discovers its
   // entities and opens its own: start-up's first queries (the migrations check, the workers'
@@ -73,7 +82,7 @@ export async function openDatabase(url: string, logger: Logger, poolSize = 20, o
   let poolTypes: TypeParsers | undefined;
   const backgroundTypes: TypeParsers = { getTypeParser: (oid, format) => (poolTypes ?? pg.types).getTypeParser(oid, format) };
   // as large as the request pool: it opens connections only as background work needs them (min 0)
-  const background = new pg.Pool({ connectionString: url, max: poolSize, types: backgroundTypes as pg.CustomTypesConfig });
+  const background = new pg.Pool({ connectionString: url, max: poolSize, idleTimeoutMillis: POOL_IDLE_MS, types: backgroundTypes as pg.CustomTypesConfig });
   background.on('error', (err) => logger.warn({ err }, 'idle background database connection failed'));
   const warmed = warmUp(background, Math.min(BACKGROUND_WARM_CONNECTIONS, poolSize));
   let orm: MikroORM;
@@ -150,7 +159,7 @@ function openOrm(url: string, poolSize: number, options: DatabaseOptions): Promi
     clientUrl: url,
     entities,
     extensions: [Migrator],
-    pool: { min: 0, max: poolSize },
+    pool: { min: 0, max: poolSize, idleTimeoutMillis: POOL_IDLE_MS },
     // sent in each connection's start-up message: no statement per request or per checkout
     driverOptions: options.statementTimeoutMs === undefined ? {} : { statement_timeout: options.statementTimeoutMs },
     migrations: { migrationsList: options.migrations ?? migrations, tableName: 'mikro_orm_migrations', snapshot: false, silent: true },
