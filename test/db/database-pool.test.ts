@@ -21,6 +21,6 @@ describe('openDatabase: pooled connections outlive a lull (a new backend is dear
   it('keeps background connections idle for minutes too', async () => {
     await db.background.query('SELECT 1');
     expect(idleTimeout(db.background)).toBeGreaterThanOrEqual(60_000);
-    expect(db.background.idleCount).toBe(1);
+    expect(db.background.idleCount).toBeGreaterThanOrEqual(1); // 2 when start-up warmed it (openDatabase)
   });
 });
