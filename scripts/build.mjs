@@ -26,6 +26,7 @@ import { existsSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } 
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { GRAPHQL_ESM } from './graphql-esm.mjs';
 
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const STAMP = path.join(ROOT, 'dist', '.build-stamp');
@@ -98,7 +99,8 @@ function bundle() {
       // the CommonJS packages inside an ES module bundle require() node's built-ins
       banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
       // node:http by require(), not through node's ES module facade, which loads undici (see the file)
-      alias: { 'node:http': './scripts/http-by-require.mjs' },
+      // and graphql's own ES modules: one graphql, not 89 __toESM copies of its exports (see the file)
+      alias: { 'node:http': './scripts/http-by-require.mjs', ...GRAPHQL_ESM },
     });
     return 0;
   } catch {

@@ -61,7 +61,12 @@ export function hashKey(apiKey: string): string {
  */
 export class ApiKeyService {
   private readonly known = new Map<string, KnownEntry>();
-  private readonly unknown: LRUCache<string, true>;
+  /**
+   * Created at the first unknown key: lru-cache allocates its slots up front (two arrays of
+   * UNKNOWN_KEYS_MAX), ≈ 25 ms of every start that most processes never need.
+   */
+  private unknown: LRUCache<string, true> | undefined;
+  private readonly unknownKeysMax: number;
   /** Lookups running now: concurrent requests of one key share one. Dropped when a change makes their answer suspect. */
   private readonly pending = new Map<string, Promise<Principal | null>>();
   private readonly ownerListeners = new Set<(ownerId: string | null) => void>();
@@ -74,7 +79,7 @@ export class ApiKeyService {
     options: ApiKeyServiceOptions = {},
   ) {
     this.now = options.now ?? Date.now;
-    this.unknown = new LRUCache({ max: options.unknownKeysMax ?? UNKNOWN_KEYS_MAX, ttl: UNKNOWN_TTL_MS, ttlResolution: 0, perf: { now: this.now } });
+    this.unknownKeysMax = options.unknownKeysMax ?? UNKNOWN_KEYS_MAX;
   }
 
   /** Keeps this instance's caches coherent with changes made by any instance (or the CLI). */
@@ -83,7 +88,7 @@ export class ApiKeyService {
     await notifications.subscribe(KEY_ISSUED_CHANNEL, (keyHash) => this.forgetUnknown(keyHash));
     notifications.onReconnect(() => {
       this.known.clear();
-      this.unknown.clear();
+      this.unknown?.clear();
       this.pending.clear();
       this.tellOwnerListeners(null);
     });
@@ -116,7 +121,7 @@ export class ApiKeyService {
   private principalOf(hash: string): Principal | null | Promise<Principal | null> {
     const known = this.known.get(hash);
     if (known && known.expires > this.now()) return known.principal;
-    if (this.unknown.has(hash)) return null;
+    if (this.unknown?.has(hash)) return null;
     return this.pending.get(hash) ?? this.lookup(hash);
   }
 
@@ -136,6 +141,7 @@ export class ApiKeyService {
 
   private remember(hash: string, principal: Principal | null): void {
     if (!principal) {
+      this.unknown ??= new LRUCache({ max: this.unknownKeysMax, ttl: UNKNOWN_TTL_MS, ttlResolution: 0, perf: { now: this.now } });
       this.unknown.set(hash, true);
       return;
     }
@@ -195,7 +201,7 @@ export class ApiKeyService {
 
   /** A key just issued: a try before its commit must not keep it refused (nor a lookup running across the commit). */
   private forgetUnknown(keyHash: string): void {
-    this.unknown.delete(keyHash);
+    this.unknown?.delete(keyHash);
     this.pending.delete(keyHash);
   }
 
