@@ -40,6 +40,8 @@ export class EventSequencer {
   /** Something happened since the last tick: the next period is TICK_MS again, and the tick wakes the journal. */
   private active = false;
   private ticking = false;
+  /** Stopped: no tick is armed again, even by the runs of a flush after stop (the shutdown order). */
+  private closed = false;
 
   constructor(
     private readonly repository: EventRepository,
@@ -49,6 +51,7 @@ export class EventSequencer {
   ) {}
 
   start(): void {
+    this.closed = false;
     this.runner.start();
     this.arm(TICK_MS);
   }
@@ -77,10 +80,13 @@ export class EventSequencer {
 
   /** Stops ticking and waits for a run under way. */
   async stop(): Promise<void> {
+    this.closed = true;
     const stopped = this.runner.stop();
     this.cancelTick?.();
     this.cancelTick = null;
     await stopped;
+    // a tick that fired during the last run would make a later flush's run re-arm
+    this.ticking = false;
   }
 
   /** Events this instance numbered since start (metrics). */
@@ -96,7 +102,7 @@ export class EventSequencer {
   private activity(): void {
     this.active = true;
     // a long quiet period armed: shorten it to TICK_MS from now
-    if (this.periodMs > TICK_MS && !this.runner.stopped) this.arm(TICK_MS);
+    if (this.periodMs > TICK_MS && !this.closed && !this.runner.stopped) this.arm(TICK_MS);
   }
 
   private async run(): Promise<void> {
@@ -112,7 +118,7 @@ export class EventSequencer {
     if (count > 0) this.active = true;
     // the journal (CONTRACT §22) follows what is numbered now, in its own run
     if (count > 0 || (tick && this.active)) this.journal?.poke();
-    if (tick && !this.runner.stopped) {
+    if (tick && !this.closed && !this.runner.stopped) {
       const next = this.active ? TICK_MS : Math.min(this.periodMs * 2, TICK_MAX_MS);
       this.active = false;
       this.arm(next);
@@ -120,11 +126,12 @@ export class EventSequencer {
   }
 
   private arm(ms: number): void {
+    if (this.closed) return;
     this.cancelTick?.();
     this.periodMs = ms;
     this.cancelTick = this.timer(() => {
       this.cancelTick = null;
-      if (this.runner.stopped) return;
+      if (this.closed || this.runner.stopped) return;
       this.ticking = true;
       this.runner.poke();
     }, ms);

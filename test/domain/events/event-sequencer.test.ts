@@ -43,6 +43,8 @@ function testTimer() {
   return {
     timer,
     current,
+    /** Ticks armed and neither fired nor cancelled. */
+    live: () => armed.filter((a) => !a.cancelled).length,
     /** Resolves with the period of the next arming. */
     nextArming: () => new Promise<number>((resolve) => waiters.push(resolve)),
   };
@@ -57,10 +59,20 @@ class CountingJournal extends JournalWriter {
   }
 }
 
+/** The real repository, calling the test's hook as each numbering run starts (to act during a run). */
+class HookedEvents extends EventRepository {
+  hook?: () => void;
+  override sequenceCommitted(options?: Parameters<EventRepository['sequenceCommitted']>[0]): Promise<void> {
+    this.hook?.();
+    return super.sequenceCommitted(options);
+  }
+}
+
 function sequencerOnTestTimer() {
   const clock = testTimer();
   const journal = new CountingJournal(new JournalRepository(t.db), createLogger('silent'));
-  const sequencer = new EventSequencer(new EventRepository(t.db), createLogger('silent'), journal, clock.timer);
+  const events = new HookedEvents(t.db);
+  const sequencer = new EventSequencer(events, createLogger('silent'), journal, clock.timer);
   sequencer.start();
   /** Fires the armed tick and resolves with the period armed after its run. */
   const tick = async () => {
@@ -70,7 +82,7 @@ function sequencerOnTestTimer() {
     armed.fire();
     return next;
   };
-  return { clock, journal, sequencer, tick };
+  return { clock, events, journal, sequencer, tick };
 }
 
 /** An event committed by an instance that died before numbering it: written, never poked. */
@@ -143,5 +155,30 @@ describe('EventSequencer safety tick', () => {
       await notifications.stop();
       await sequencer.stop();
     }
+  });
+
+  it('stop then flush (the shutdown order) leaves no tick armed, though a tick fired during the last run', async () => {
+    const { clock, events, sequencer } = sequencerOnTestTimer();
+    // the armed tick fires while a commit's run is under way: its run is owed
+    events.hook = () => {
+      events.hook = undefined;
+      const armed = clock.current();
+      armed.cancelled = true;
+      armed.fire();
+    };
+    sequencer.poke();
+    await sequencer.stop();
+    await sequencer.flush();
+    expect(clock.live()).toBe(0);
+  });
+
+  it('stop then flush leaves no tick armed, though another instance is heard during the flush', async () => {
+    const { clock, events, sequencer, tick } = sequencerOnTestTimer();
+    await tick();
+    expect(await tick()).toBe(TICK_MAX_MS);
+    await sequencer.stop();
+    events.hook = () => sequencer.heard(); // a NOTIFY during the flush's run
+    await sequencer.flush();
+    expect(clock.live()).toBe(0);
   });
 });
