@@ -29,8 +29,10 @@ export const TICK_MAX_MS = 4_000;
  * A tick numbers what a dead instance left behind: every second while anything happens (a poke,
  * a notification, a tick that found events), doubling up to TICK_MAX_MS while nothing does, so
  * an idle service sends one statement every 4 s here. The journal writer follows each run that
- * numbered events, and the first tick after any activity (an instance that died between its
- * numbering and its journaling); an idle tick leaves it asleep.
+ * numbered events, the first tick after any activity (an instance that died between its
+ * numbering and its journaling), and every tick while it is behind (a failed run, a backlog
+ * left; the tick stays at TICK_MS meanwhile); an idle tick otherwise leaves it asleep. A failed
+ * numbering also keeps the tick at TICK_MS.
  */
 export class EventSequencer {
   private readonly runner = new CoalescingRunner(() => this.run());
@@ -113,13 +115,15 @@ export class EventSequencer {
       await this.repository.sequenceCommitted({ more: () => !this.runner.stopped, numbered: (n) => (count += n) });
     } catch (err) {
       this.logger.error({ err }, 'numbering events failed; retried at the next commit or tick');
+      this.active = true; // the next tick comes in TICK_MS
     }
     this.numbered += count;
     if (count > 0) this.active = true;
     // the journal (CONTRACT §22) follows what is numbered now, in its own run
-    if (count > 0 || (tick && this.active)) this.journal?.poke();
+    const journalBehind = this.journal?.behind() ?? false;
+    if (count > 0 || (tick && (this.active || journalBehind))) this.journal?.poke();
     if (tick && !this.closed && !this.runner.stopped) {
-      const next = this.active ? TICK_MS : Math.min(this.periodMs * 2, TICK_MAX_MS);
+      const next = this.active || journalBehind ? TICK_MS : Math.min(this.periodMs * 2, TICK_MAX_MS);
       this.active = false;
       this.arm(next);
     }

@@ -62,9 +62,21 @@ class CountingJournal extends JournalWriter {
 /** The real repository, calling the test's hook as each numbering run starts (to act during a run). */
 class HookedEvents extends EventRepository {
   hook?: () => void;
+  /** The database is restarting: numbering fails. */
+  failing = false;
   override sequenceCommitted(options?: Parameters<EventRepository['sequenceCommitted']>[0]): Promise<void> {
     this.hook?.();
+    if (this.failing) return Promise.reject(new Error('the database system is starting up'));
     return super.sequenceCommitted(options);
+  }
+}
+
+/** The real journal repository, failing while the test says the database restarts. */
+class FailingJournal extends JournalRepository {
+  failing = false;
+  override next(limit: number): ReturnType<JournalRepository['next']> {
+    if (this.failing) return Promise.reject(new Error('the database system is starting up'));
+    return super.next(limit);
   }
 }
 
@@ -180,5 +192,70 @@ describe('EventSequencer safety tick', () => {
     events.hook = () => sequencer.heard(); // a NOTIFY during the flush's run
     await sequencer.flush();
     expect(clock.live()).toBe(0);
+  });
+
+  it('pokes a journal writer that is behind (its run and its retry failed) at every tick, at one second, until it catches up', async () => {
+    const clock = testTimer();
+    const repository = new FailingJournal(t.db);
+    const journal = new CountingJournal(repository, createLogger('silent'));
+    const sequencer = new EventSequencer(new EventRepository(t.db), createLogger('silent'), journal, clock.timer);
+    journal.start();
+    sequencer.start();
+    const tick = async () => {
+      const next = clock.nextArming();
+      const armed = clock.current();
+      armed.cancelled = true;
+      armed.fire();
+      return next;
+    };
+    try {
+      repository.failing = true; // the database restarts
+      await orphanEvent();
+      expect(await tick()).toBe(TICK_MS); // numbered: the journal is poked, and fails
+      await journal.flush(); // its retry fails too
+      expect(journal.behind()).toBe(true);
+      for (let i = 0; i < 3; i++) {
+        const pokes = journal.pokes;
+        expect(await tick()).toBe(TICK_MS); // idle ticks, but the journal is behind
+        expect(journal.pokes).toBe(pokes + 1);
+        await journal.flush();
+      }
+      repository.failing = false; // back
+      const pokes = journal.pokes;
+      expect(await tick()).toBe(TICK_MS);
+      expect(journal.pokes).toBe(pokes + 1);
+      await journal.flush();
+      expect(journal.behind()).toBe(false);
+      expect(await tick()).toBe(2_000); // caught up: quiet again
+      expect(journal.pokes).toBe(pokes + 1);
+    } finally {
+      await sequencer.stop();
+      await journal.stop();
+    }
+  });
+
+  it('keeps the one-second tick after a failed numbering', async () => {
+    const clock = testTimer();
+    const events = new HookedEvents(t.db);
+    const sequencer = new EventSequencer(events, createLogger('silent'), undefined, clock.timer);
+    sequencer.start();
+    const tick = async () => {
+      const next = clock.nextArming();
+      const armed = clock.current();
+      armed.cancelled = true;
+      armed.fire();
+      return next;
+    };
+    try {
+      await tick();
+      expect(await tick()).toBe(TICK_MAX_MS);
+      events.failing = true;
+      expect(await tick()).toBe(TICK_MS);
+      expect(await tick()).toBe(TICK_MS);
+      events.failing = false;
+      expect(await tick()).toBe(2_000);
+    } finally {
+      await sequencer.stop();
+    }
   });
 });
