@@ -1,4 +1,4 @@
-import type { CallCountRepository } from './call-count.repository.js';
+import type { CallCountRepository, CallIncrement } from './call-count.repository.js';
 import { LedgerError } from '../errors.js';
 import type { Logger } from '../../logger.js';
 
@@ -27,8 +27,13 @@ export const EXACT_WITHIN = 1_000;
 /** The shortest round (near the limit) and the longest (far from it). */
 export const ROUND_MIN_MS = 100;
 export const ROUND_MAX_MS = 5_000;
-/** Calls a second the rounds are sized for, all instances together: 1,000 in 200 ms, as when every round lasted 100 ms. */
-export const ROUND_RATE_PER_MS = 5;
+/**
+ * The calls a round is sized by, per millisecond. An instance cannot see about two rounds of
+ * calls (its view may be a round old, and the other instances' unsent calls another round), so
+ * 5,000 calls a second together need rounds of spare ÷ 10 ms; 20 keeps a margin of two (a model
+ * of two to ten instances overshot at 5 and not at 20 up to 5,000 a second).
+ */
+export const ROUND_RATE_PER_MS = 20;
 
 /**
  * How long an owner's count may go unsent, and its view of the global total unrefreshed: the
@@ -50,12 +55,16 @@ export function roundMs(limit: number, used: number): number {
  * goes unsent, nor a view unrefreshed, longer than its round. Within EXACT_WITHIN calls of the
  * limit, each call is admitted by one conditional increment in PostgreSQL (carrying this
  * instance's unsent calls along), so the limit is exact across any number of instances there —
- * the free plan's 1,000 calls are always counted this way. Instances can overshoot only if,
- * together, they admit calls of one owner faster than the rounds are sized for
- * (ROUND_RATE_PER_MS: 5,000 a second) while each still believes it is far from the limit.
+ * the free plan's 1,000 calls are always counted this way. What an instance cannot see is at most
+ * about two rounds of calls (its own view a round old, the others' unsent calls another), and a
+ * round is sized so that two rounds at 10,000 calls a second fit in the calls left before the
+ * exact zone: instances together admitting one owner's calls at up to 5,000 a second (with a
+ * margin of two) do not overshoot; faster, they may, while each believes it is far from the limit.
  */
 export class CallCounter {
   private readonly entries = new Map<string, Entry>();
+  /** Unsent calls of entries replaced at the UTC day change, sent with the next statement. */
+  private leftovers: CallIncrement[] = [];
   private timer?: NodeJS.Timeout;
   private timerAt = Infinity;
   private flushing?: Promise<void>;
@@ -91,6 +100,11 @@ export class CallCounter {
   async admit(ownerId: string, limit: number): Promise<void> {
     const day = utcDay(this.now());
     let entry = this.entries.get(ownerId);
+    if (entry && entry.day !== day && entry.pending > 0) {
+      // a new UTC day: the old day's unsent calls still go to their day, in the next statement
+      this.leftovers.push({ ownerId, day: entry.day, calls: entry.pending });
+      this.schedule(this.now());
+    }
     if (!entry || entry.day !== day) {
       entry = { day, synced: 0, syncedAt: 0, pending: 0, sending: 0, sendBy: Infinity, limit, lastUsed: this.now() };
       this.entries.set(ownerId, entry);
@@ -190,6 +204,7 @@ export class CallCounter {
       this.clearTimer();
       let earliest = Infinity;
       for (const entry of this.entries.values()) if (entry.pending > 0) earliest = Math.min(earliest, entry.sendBy);
+      if (this.leftovers.length > 0) earliest = this.now();
       if (earliest === Infinity) return;
       at = Math.max(earliest, this.now() + ROUND_MIN_MS);
     }
@@ -224,9 +239,11 @@ export class CallCounter {
       entry.pending = 0;
       entry.sendBy = Infinity;
     }
-    if (batch.length === 0) return;
+    const leftovers = this.leftovers;
+    this.leftovers = [];
+    if (batch.length === 0 && leftovers.length === 0) return;
     try {
-      const totals = await this.repository.addAll(batch.map(([ownerId, entry, calls]) => ({ ownerId, day: entry.day, calls })));
+      const totals = await this.repository.addAll([...leftovers, ...batch.map(([ownerId, entry, calls]) => ({ ownerId, day: entry.day, calls }))]);
       for (const [ownerId, entry, delta] of batch) {
         entry.sending -= delta;
         // Totals only grow within a day; statements may return out of order (see admitExactly).
@@ -236,6 +253,7 @@ export class CallCounter {
         if (entry.pending > 0) entry.sendBy = entry.syncedAt + roundMs(entry.limit, entry.synced + entry.sending + entry.pending);
       }
     } catch (err) {
+      this.leftovers.push(...leftovers);
       for (const [, entry, delta] of batch) {
         entry.sending -= delta;
         entry.pending += delta;

@@ -29,8 +29,10 @@ export const TICK_MAX_MS = 4_000;
  * A tick numbers what a dead instance left behind: every second while anything happens (a poke,
  * a notification, a tick that found events), doubling up to TICK_MAX_MS while nothing does, so
  * an idle service sends one statement every 4 s here. The journal writer follows each run that
- * numbered events, and the first tick after any activity (an instance that died between its
- * numbering and its journaling); an idle tick leaves it asleep.
+ * numbered events, the first tick after any activity (an instance that died between its
+ * numbering and its journaling), and every tick while it is behind (a failed run, a backlog
+ * left; the tick stays at TICK_MS meanwhile); an idle tick otherwise leaves it asleep. A failed
+ * numbering also keeps the tick at TICK_MS.
  */
 export class EventSequencer {
   private readonly runner = new CoalescingRunner(() => this.run());
@@ -40,6 +42,8 @@ export class EventSequencer {
   /** Something happened since the last tick: the next period is TICK_MS again, and the tick wakes the journal. */
   private active = false;
   private ticking = false;
+  /** Stopped: no tick is armed again, even by the runs of a flush after stop (the shutdown order). */
+  private closed = false;
 
   constructor(
     private readonly repository: EventRepository,
@@ -49,6 +53,7 @@ export class EventSequencer {
   ) {}
 
   start(): void {
+    this.closed = false;
     this.runner.start();
     this.arm(TICK_MS);
   }
@@ -77,10 +82,13 @@ export class EventSequencer {
 
   /** Stops ticking and waits for a run under way. */
   async stop(): Promise<void> {
+    this.closed = true;
     const stopped = this.runner.stop();
     this.cancelTick?.();
     this.cancelTick = null;
     await stopped;
+    // a tick that fired during the last run would make a later flush's run re-arm
+    this.ticking = false;
   }
 
   /** Events this instance numbered since start (metrics). */
@@ -96,7 +104,7 @@ export class EventSequencer {
   private activity(): void {
     this.active = true;
     // a long quiet period armed: shorten it to TICK_MS from now
-    if (this.periodMs > TICK_MS && !this.runner.stopped) this.arm(TICK_MS);
+    if (this.periodMs > TICK_MS && !this.closed && !this.runner.stopped) this.arm(TICK_MS);
   }
 
   private async run(): Promise<void> {
@@ -107,24 +115,27 @@ export class EventSequencer {
       await this.repository.sequenceCommitted({ more: () => !this.runner.stopped, numbered: (n) => (count += n) });
     } catch (err) {
       this.logger.error({ err }, 'numbering events failed; retried at the next commit or tick');
+      this.active = true; // the next tick comes in TICK_MS
     }
     this.numbered += count;
     if (count > 0) this.active = true;
     // the journal (CONTRACT §22) follows what is numbered now, in its own run
-    if (count > 0 || (tick && this.active)) this.journal?.poke();
-    if (tick && !this.runner.stopped) {
-      const next = this.active ? TICK_MS : Math.min(this.periodMs * 2, TICK_MAX_MS);
+    const journalBehind = this.journal?.behind() ?? false;
+    if (count > 0 || (tick && (this.active || journalBehind))) this.journal?.poke();
+    if (tick && !this.closed && !this.runner.stopped) {
+      const next = this.active || journalBehind ? TICK_MS : Math.min(this.periodMs * 2, TICK_MAX_MS);
       this.active = false;
       this.arm(next);
     }
   }
 
   private arm(ms: number): void {
+    if (this.closed) return;
     this.cancelTick?.();
     this.periodMs = ms;
     this.cancelTick = this.timer(() => {
       this.cancelTick = null;
-      if (this.runner.stopped) return;
+      if (this.closed || this.runner.stopped) return;
       this.ticking = true;
       this.runner.poke();
     }, ms);

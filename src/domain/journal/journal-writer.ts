@@ -10,8 +10,10 @@ export const JOURNAL_BATCH = 2_000;
 /**
  * Extends every project's journal (CONTRACT §22) after the event numbering, off the posting's
  * path: the sequencer pokes it after each numbering run (src/domain/events/event-sequencer.ts),
- * including its one-second tick, so a transaction has its entry moments after its commit and at
- * most a tick after an instance died before journaling it. Like the sequencer, a run under way is
+ * and at every tick while this writer is `behind` (its last run failed or left a backlog; the
+ * tick stays at one second meanwhile), so a transaction has its entry moments after its commit,
+ * at most a tick after an instance died before journaling it, and a second after the database
+ * is back when a run failed. Like the sequencer, a run under way is
  * followed by exactly one more, so pokes during a run coalesce, and numbering never waits for the
  * journal. Any number of instances may run it: a turn's write applies only if no other write
  * came between its read and its write (the cursor's `turns`, JournalRepository.write), so
@@ -21,6 +23,7 @@ export const JOURNAL_BATCH = 2_000;
 export class JournalWriter {
   private readonly runner = new CoalescingRunner(() => this.run());
   private written = 0;
+  private lagging = false;
 
   constructor(
     private readonly repository: JournalRepository,
@@ -47,6 +50,11 @@ export class JournalWriter {
     return this.runner.stop();
   }
 
+  /** The last run failed or stopped before the end: the sequencer's next tick pokes again. */
+  behind(): boolean {
+    return this.lagging;
+  }
+
   /** Entries this instance wrote since start (metrics, tests). */
   count(): number {
     return this.written;
@@ -54,9 +62,12 @@ export class JournalWriter {
 
   private async run(): Promise<void> {
     try {
-      while ((await this.turn()) && !this.runner.stopped);
+      let more = true;
+      while (more && !this.runner.stopped) more = await this.turn();
+      this.lagging = more;
     } catch (err) {
-      this.logger.error({ err }, 'journaling failed; retried at the next numbering or tick');
+      this.lagging = true;
+      this.logger.error({ err }, 'journaling failed; retried at the next tick (every second until it succeeds)');
     }
   }
 

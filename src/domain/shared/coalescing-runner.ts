@@ -44,7 +44,9 @@ export class CoalescingRunner {
     this.isStopped = false;
     try {
       this.poke();
-      await this.running;
+      // a poke after the run's last check starts another run in its `finally`: wait for it too,
+      // or a stopped runner's run would outlive flush (and shutdown close the pool under it)
+      while (this.running) await this.running;
     } finally {
       this.isStopped = stopped;
     }

@@ -1,5 +1,5 @@
 import { openDatabase, type Database } from '../../../src/db/database.js';
-import { CallCounter, EXACT_WITHIN, ROUND_MAX_MS, ROUND_MIN_MS, roundMs } from '../../../src/domain/auth/call-counter.js';
+import { CallCounter, EXACT_WITHIN, ROUND_MAX_MS, ROUND_MIN_MS, ROUND_RATE_PER_MS, roundMs } from '../../../src/domain/auth/call-counter.js';
 import { CallCountRepository, type CallIncrement } from '../../../src/domain/auth/call-count.repository.js';
 import { createLogger } from '../../../src/logger.js';
 import { createTestDatabase } from '../../support/database.js';
@@ -47,8 +47,8 @@ const counted = async (owner: string) => {
 describe('CallCounter rounds', () => {
   it('sizes a round by the calls left before the exact zone: 5 s far from the limit, 100 ms near it', () => {
     expect(roundMs(1_000_000_000, 0)).toBe(ROUND_MAX_MS);
-    expect(roundMs(100_000, 0)).toBe(ROUND_MAX_MS);
-    expect(roundMs(100_000, 100_000 - EXACT_WITHIN - 1_000)).toBe(200); // 1,000 calls at 5 a millisecond
+    expect(roundMs(1_000_000, 0)).toBe(ROUND_MAX_MS);
+    expect(roundMs(100_000, 100_000 - EXACT_WITHIN - 10_000)).toBe(10_000 / ROUND_RATE_PER_MS); // 10,000 calls left
     expect(roundMs(100_000, 100_000 - EXACT_WITHIN - 10)).toBe(ROUND_MIN_MS);
   });
 
@@ -81,7 +81,7 @@ describe('CallCounter rounds', () => {
     const { calls } = instance();
     calls.start();
     try {
-      const limit = EXACT_WITHIN + 2_000; // 2,000 calls before the exact zone: a 400 ms round
+      const limit = EXACT_WITHIN + 400 * ROUND_RATE_PER_MS; // a 400 ms round before the exact zone
       await calls.admit('rounds-near', limit);
       await calls.admit('rounds-near', limit);
       expect(calls.nextSendAt()).toBe(clock + roundMs(limit, 2));
@@ -133,5 +133,18 @@ describe('CallCounter rounds', () => {
     expect(repository.statements).toBe(before + 1);
     await calls.flush();
     expect(await counted('rounds-burst')).toBe(21);
+  });
+
+  it("sends the old day's unsent calls to their day at the UTC day change", async () => {
+    clock = Date.UTC(2026, 10, 27) - 1_000; // a second before midnight
+    const { calls } = instance(); // not started: only the test's flush sends
+    const before = today();
+    for (let i = 0; i < 30; i++) await calls.admit('rounds-midnight', 1_000_000);
+    clock += 2_000; // the next day
+    await calls.admit('rounds-midnight', 1_000_000);
+    await calls.flush();
+    const [old] = await db.query<{ calls: string }>(`SELECT calls FROM api_call_counts WHERE owner_id = 'rounds-midnight' AND day = $1`, [before]);
+    expect(Number(old?.calls ?? 0)).toBe(30);
+    expect(await counted('rounds-midnight')).toBe(1);
   });
 });

@@ -43,6 +43,8 @@ function testTimer() {
   return {
     timer,
     current,
+    /** Ticks armed and neither fired nor cancelled. */
+    live: () => armed.filter((a) => !a.cancelled).length,
     /** Resolves with the period of the next arming. */
     nextArming: () => new Promise<number>((resolve) => waiters.push(resolve)),
   };
@@ -57,10 +59,32 @@ class CountingJournal extends JournalWriter {
   }
 }
 
+/** The real repository, calling the test's hook as each numbering run starts (to act during a run). */
+class HookedEvents extends EventRepository {
+  hook?: () => void;
+  /** The database is restarting: numbering fails. */
+  failing = false;
+  override sequenceCommitted(options?: Parameters<EventRepository['sequenceCommitted']>[0]): Promise<void> {
+    this.hook?.();
+    if (this.failing) return Promise.reject(new Error('the database system is starting up'));
+    return super.sequenceCommitted(options);
+  }
+}
+
+/** The real journal repository, failing while the test says the database restarts. */
+class FailingJournal extends JournalRepository {
+  failing = false;
+  override next(limit: number): ReturnType<JournalRepository['next']> {
+    if (this.failing) return Promise.reject(new Error('the database system is starting up'));
+    return super.next(limit);
+  }
+}
+
 function sequencerOnTestTimer() {
   const clock = testTimer();
   const journal = new CountingJournal(new JournalRepository(t.db), createLogger('silent'));
-  const sequencer = new EventSequencer(new EventRepository(t.db), createLogger('silent'), journal, clock.timer);
+  const events = new HookedEvents(t.db);
+  const sequencer = new EventSequencer(events, createLogger('silent'), journal, clock.timer);
   sequencer.start();
   /** Fires the armed tick and resolves with the period armed after its run. */
   const tick = async () => {
@@ -70,7 +94,7 @@ function sequencerOnTestTimer() {
     armed.fire();
     return next;
   };
-  return { clock, journal, sequencer, tick };
+  return { clock, events, journal, sequencer, tick };
 }
 
 /** An event committed by an instance that died before numbering it: written, never poked. */
@@ -141,6 +165,96 @@ describe('EventSequencer safety tick', () => {
     } finally {
       unfollow();
       await notifications.stop();
+      await sequencer.stop();
+    }
+  });
+
+  it('stop then flush (the shutdown order) leaves no tick armed, though a tick fired during the last run', async () => {
+    const { clock, events, sequencer } = sequencerOnTestTimer();
+    // the armed tick fires while a commit's run is under way: its run is owed
+    events.hook = () => {
+      events.hook = undefined;
+      const armed = clock.current();
+      armed.cancelled = true;
+      armed.fire();
+    };
+    sequencer.poke();
+    await sequencer.stop();
+    await sequencer.flush();
+    expect(clock.live()).toBe(0);
+  });
+
+  it('stop then flush leaves no tick armed, though another instance is heard during the flush', async () => {
+    const { clock, events, sequencer, tick } = sequencerOnTestTimer();
+    await tick();
+    expect(await tick()).toBe(TICK_MAX_MS);
+    await sequencer.stop();
+    events.hook = () => sequencer.heard(); // a NOTIFY during the flush's run
+    await sequencer.flush();
+    expect(clock.live()).toBe(0);
+  });
+
+  it('pokes a journal writer that is behind (its run and its retry failed) at every tick, at one second, until it catches up', async () => {
+    const clock = testTimer();
+    const repository = new FailingJournal(t.db);
+    const journal = new CountingJournal(repository, createLogger('silent'));
+    const sequencer = new EventSequencer(new EventRepository(t.db), createLogger('silent'), journal, clock.timer);
+    journal.start();
+    sequencer.start();
+    const tick = async () => {
+      const next = clock.nextArming();
+      const armed = clock.current();
+      armed.cancelled = true;
+      armed.fire();
+      return next;
+    };
+    try {
+      repository.failing = true; // the database restarts
+      await orphanEvent();
+      expect(await tick()).toBe(TICK_MS); // numbered: the journal is poked, and fails
+      await journal.flush(); // its retry fails too
+      expect(journal.behind()).toBe(true);
+      for (let i = 0; i < 3; i++) {
+        const pokes = journal.pokes;
+        expect(await tick()).toBe(TICK_MS); // idle ticks, but the journal is behind
+        expect(journal.pokes).toBe(pokes + 1);
+        await journal.flush();
+      }
+      repository.failing = false; // back
+      const pokes = journal.pokes;
+      expect(await tick()).toBe(TICK_MS);
+      expect(journal.pokes).toBe(pokes + 1);
+      await journal.flush();
+      expect(journal.behind()).toBe(false);
+      expect(await tick()).toBe(2_000); // caught up: quiet again
+      expect(journal.pokes).toBe(pokes + 1);
+    } finally {
+      await sequencer.stop();
+      await journal.stop();
+    }
+  });
+
+  it('keeps the one-second tick after a failed numbering', async () => {
+    const clock = testTimer();
+    const events = new HookedEvents(t.db);
+    const sequencer = new EventSequencer(events, createLogger('silent'), undefined, clock.timer);
+    sequencer.start();
+    const tick = async () => {
+      const next = clock.nextArming();
+      const armed = clock.current();
+      armed.cancelled = true;
+      armed.fire();
+      return next;
+    };
+    try {
+      await tick();
+      expect(await tick()).toBe(TICK_MAX_MS);
+      events.failing = true;
+      expect(await tick()).toBe(TICK_MS);
+      expect(await tick()).toBe(TICK_MS);
+      events.failing = false;
+      expect(await tick()).toBe(2_000);
+    } finally {
       await sequencer.stop();
     }
   });
