@@ -23,7 +23,8 @@ if (!existsSync(path.join(ROOT, 'dist', 'src', 'main.js'))) fail('dist/ is missi
 if (!existsSync(path.join(ROOT, 'node_modules'))) fail('node_modules is missing: run `npm ci` first');
 
 mkdirSync(OUT, { recursive: true });
-for (const file of ['package.json', 'package-lock.json', 'LICENSE', 'scripts/build.mjs', 'scripts/start.mjs', 'dist/.build-stamp']) {
+// build.mjs imports graphql-esm.mjs (its bundle's aliases) even when it only checks staleness
+for (const file of ['package.json', 'package-lock.json', 'LICENSE', 'scripts/build.mjs', 'scripts/graphql-esm.mjs', 'scripts/start.mjs', 'dist/.build-stamp']) {
   if (!existsSync(path.join(ROOT, file))) continue;
   mkdirSync(path.dirname(path.join(OUT, file)), { recursive: true });
   copyFileSync(path.join(ROOT, file), path.join(OUT, file));
