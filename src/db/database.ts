@@ -73,6 +73,13 @@ export interface DatabaseOptions {
  */
 export const POOL_IDLE_MS = 5 * 60_000;
 
+/**
+ * pg-pool settings of both pools. `allowExitOnIdle`: an idle connection (and its 5-minute timer)
+ * never keeps a process alive on its own. The service stays up through its HTTP server; a CLI
+ * command or a test that ends without `close()` then exits instead of waiting out the idle timers.
+ */
+const POOL_SETTINGS = { idleTimeoutMillis: POOL_IDLE_MS, allowExitOnIdle: true } as const;
+
 export async function openDatabase(url: string, logger: Logger, poolSize = 20, options: DatabaseOptions = {}): Promise<Database> {
   // The background pool comes first and opens its first connections while the ORM discovers its
   // entities and opens its own: start-up's first queries (the migrations check, the workers'
@@ -82,7 +89,7 @@ export async function openDatabase(url: string, logger: Logger, poolSize = 20, o
   let poolTypes: TypeParsers | undefined;
   const backgroundTypes: TypeParsers = { getTypeParser: (oid, format) => (poolTypes ?? pg.types).getTypeParser(oid, format) };
   // as large as the request pool: it opens connections only as background work needs them (min 0)
-  const background = new pg.Pool({ connectionString: url, max: poolSize, idleTimeoutMillis: POOL_IDLE_MS, types: backgroundTypes as pg.CustomTypesConfig });
+  const background = new pg.Pool({ connectionString: url, max: poolSize, ...POOL_SETTINGS, types: backgroundTypes as pg.CustomTypesConfig });
   background.on('error', (err) => logger.warn({ err }, 'idle background database connection failed'));
   const warmed = warmUp(background, Math.min(BACKGROUND_WARM_CONNECTIONS, poolSize));
   let orm: MikroORM;
@@ -160,8 +167,10 @@ function openOrm(url: string, poolSize: number, options: DatabaseOptions): Promi
     entities,
     extensions: [Migrator],
     pool: { min: 0, max: poolSize, idleTimeoutMillis: POOL_IDLE_MS },
-    // sent in each connection's start-up message: no statement per request or per checkout
-    driverOptions: options.statementTimeoutMs === undefined ? {} : { statement_timeout: options.statementTimeoutMs },
+    // merged into the pg.Pool's options (MikroORM's pool setting carries only min, max and the idle
+    // time); statement_timeout is sent in each connection's start-up message: no statement per
+    // request or per checkout
+    driverOptions: { allowExitOnIdle: POOL_SETTINGS.allowExitOnIdle, ...(options.statementTimeoutMs === undefined ? {} : { statement_timeout: options.statementTimeoutMs }) },
     migrations: { migrationsList: options.migrations ?? migrations, tableName: 'mikro_orm_migrations', snapshot: false, silent: true },
     debug: false,
     allowGlobalContext: false,

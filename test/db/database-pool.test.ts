@@ -1,3 +1,6 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { createLogger } from '../../src/logger.js';
 import { createTestDatabase } from '../support/database.js';
@@ -23,4 +26,28 @@ describe('openDatabase: pooled connections outlive a lull (a new backend is dear
     expect(idleTimeout(db.background)).toBeGreaterThanOrEqual(60_000);
     expect(db.background.idleCount).toBeGreaterThanOrEqual(1); // 2 when start-up warmed it (openDatabase)
   });
+});
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+describe('openDatabase: idle connections never keep a process alive', () => {
+  // Without allowExitOnIdle the idle connections' sockets and 5-minute timers hold the event loop:
+  // a CLI command or a test worker that forgot close() would stay up that long (jest's "a worker
+  // process has failed to exit gracefully"). The child below opens a database (dist/src, compiled
+  // by `npm test`), uses both pools and the ORM, and returns without closing anything.
+  it('lets a process that never closes its database exit once its connections are idle', async () => {
+    const script = `
+      const { openDatabase } = await import(${JSON.stringify(path.join(ROOT, 'dist/src/db/database.js'))});
+      const { createLogger } = await import(${JSON.stringify(path.join(ROOT, 'dist/src/logger.js'))});
+      const db = await openDatabase(process.argv[1], createLogger('silent'), 2);
+      await Promise.all([db.pool.query('SELECT 1'), db.background.query('SELECT 1'), db.em().getConnection().execute('SELECT 1')]);
+      console.log('idle', db.pool.idleCount, db.background.idleCount);
+    `;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script, await createTestDatabase()], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(0);
+    expect(out).toMatch(/^idle [1-9]\d* [1-9]\d*$/m); // it had open idle connections in both pools, and exited anyway
+  }, 30_000);
 });
