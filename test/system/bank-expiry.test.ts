@@ -59,11 +59,14 @@ describe('bank workload on an expiring asset', () => {
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
     })();
-    // At least 5 s, and on until some lots have expired mid-run: the faster the machine, the sooner
-    // a wallet's lots are spent (earliest first) and the fewer live long enough (at most 20 s more).
+    // At least 5 s, and on until some lots have expired mid-run and more than 100 transfers are
+    // acknowledged (the checks below need both): the faster the machine, the sooner a wallet's lots
+    // are spent (earliest first) and the fewer live long enough; the slower (a loaded CI box: 14
+    // transfers/s once), the longer 100 take. At most 20 s more.
     const deadline = Date.now() + 5_000;
-    const stop = () => Date.now() > deadline && (expiriesSeen >= 3 || Date.now() > deadline + 20_000);
-    const run = await runBank({ targets: [api], bank, writers: 16, transfersPerWriter: 1_000_000, readers: 2, seed: 151, typicalMinor: 2_000n, stop });
+    let acknowledged = 0;
+    const stop = () => Date.now() > deadline && ((expiriesSeen >= 3 && acknowledged > 100) || Date.now() > deadline + 20_000);
+    const run = await runBank({ targets: [api], bank, writers: 16, transfersPerWriter: 1_000_000, readers: 2, seed: 151, typicalMinor: 2_000n, stop, onAcknowledged: (count) => (acknowledged = count) });
     const runEnded = new Date();
     writing = false;
     await Promise.all([cycler, watcher]);
