@@ -118,7 +118,8 @@ function bundle(sdl) {
       banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
       // node:http by require(), not through node's ES module facade, which loads undici (see the file)
       // and graphql's own ES modules: one graphql, not 89 __toESM copies of its exports (see the file)
-      alias: { 'node:http': './scripts/http-by-require.mjs', ...GRAPHQL_ESM },
+      // and https and tls, which ws and prom-client require at their top, on first use (see lazy-builtin.cjs)
+      alias: { 'node:http': './scripts/http-by-require.mjs', https: './scripts/lazy-https.cjs', tls: './scripts/lazy-tls.cjs', ...GRAPHQL_ESM },
       // a string literal in the chunk of src/graphql/schema.ts (non-ASCII escaped, see above)
       define: sdl === undefined ? {} : { LEDGER_SUBGRAPH_SDL: JSON.stringify(sdl) },
     });

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildIfStale, serviceEntry } from '../../scripts/build.mjs';
@@ -138,6 +139,20 @@ describe('npm start', () => {
     const { version } = JSON.parse(readFileSync(path.join(ROOT, 'node_modules', 'graphql', 'package.json'), 'utf8')) as { version: string };
     expect(code.split(`version="${version}"`).length - 1 + code.split(`version = "${version}"`).length - 1).toBe(1);
     expect(code.match(/__toESM\(require_graphql\d*\(\)/g)).toBeNull();
+  });
+
+  it('loads node:https and node:tls on first use, not at start-up: ws and prom-client require them through a lazy module (scripts/lazy-builtin.cjs)', () => {
+    const bundle = path.join(ROOT, 'dist', 'bundle');
+    const code = [bundle, path.join(bundle, 'chunks')].flatMap((dir) => readdirSync(dir).filter((name) => name.endsWith('.js')).map((name) => readFileSync(path.join(dir, name), 'utf8'))).join('\n');
+    expect(code.match(/require\("(node:)?(https|tls)"\)|from\s*"(node:)?(https|tls)"/g)).toBeNull();
+    // the lazy module loads the built-in on the first read, and then reads as the built-in does
+    const probe = spawnSync(process.execPath, ['-e', `
+      const lazy = require(${JSON.stringify(path.join(ROOT, 'scripts', 'lazy-tls.cjs'))});
+      const before = process.moduleLoadList.includes('NativeModule tls');
+      const tls = require('tls');
+      console.log(JSON.stringify({ before, same: lazy.connect === tls.connect && lazy.DEFAULT_MIN_VERSION === tls.DEFAULT_MIN_VERSION && Object.keys(lazy).join() === Object.keys(tls).join() && 'createSecureContext' in lazy }));
+    `], { encoding: 'utf8' });
+    expect(JSON.parse(probe.stdout)).toEqual({ before: false, same: true });
   });
 
   it('is ASCII only (node decodes it faster; V8 keeps one-byte strings)', () => {
