@@ -68,6 +68,10 @@ describe('npm start', () => {
     expect(answer.body.data._entities).toEqual([{ id: String(created.body.id), name: 'Federated' }]);
   });
 
+  it('keeps V8\'s code cache of the bundle beside it (scripts/start.mjs), which every build empties', () => {
+    expect(readdirSync(path.join(ROOT, 'dist', 'bundle', '.compile-cache')).length).toBeGreaterThan(0);
+  });
+
   it('runs dist/src with tracing on (the instrumentations patch pg and graphql as node loads them)', () => {
     expect(serviceEntry({})).toBe(`file://${ROOT}/dist/bundle/main.js`);
     expect(serviceEntry({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' })).toBe(`file://${ROOT}/dist/src/main.js`);
