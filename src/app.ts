@@ -37,7 +37,7 @@ export interface AppOptions {
   webhooks?: WebhookOptions;
   /** Posting batches in the database at once; DEFAULTS.postingPipeline (src/config.ts) when absent. */
   postingPipeline?: number;
-  /** The GraphQL schema of buildLedgerSchema() when built already (src/start.ts builds it while initdb runs); built here when absent. */
+  /** The GraphQL schema of ledgerSchema() when built already (src/start.ts builds it while initdb runs); built here when absent. */
   graphqlSchema?: GraphQLSchema;
 }
 

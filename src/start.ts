@@ -12,7 +12,7 @@ import { createServiceOutput, type Logger } from './logger.js';
  * are imported while the database starts (see main) rather than before it.
  */
 async function serviceModules() {
-  const [database, app, schema] = await Promise.all([import('./db/database.js'), import('./app.js'), import('./graphql/schema.js')]);
+  const [database, app, schema] = await Promise.all([import('./db/database.js'), import('./app.js'), import('./graphql/subgraph-schema.js')]);
   return { ...database, ...app, ...schema };
 }
 
@@ -85,7 +85,7 @@ export async function main(stopTracing?: () => Promise<void>): Promise<void> {
         // thread idle: the GraphQL schema (CPU only, ≈ 0.2 s) is built then rather than after the
         // migrations, and createApp takes it. Not on other starts: there the database is up about
         // when the modules are, and building it here would only delay the ORM and the migrations.
-        const graphqlSchema = initialising ? (await modules.buildLedgerSchema()).schema : undefined;
+        const graphqlSchema = initialising ? await modules.ledgerSchema() : undefined;
         if (graphqlSchema) phases.took('schema');
         return { ...modules, graphqlSchema };
       }),
@@ -95,7 +95,7 @@ export async function main(stopTracing?: () => Promise<void>): Promise<void> {
     if (loaded.status === 'rejected') throw loaded.reason;
     if (stopping) return; // a signal during start-up: the database is up, shutdown() stops it
     const { url, embedded } = started.value;
-    const { openDatabase, migrate, createApp, graphqlSchema } = loaded.value;
+    const { openDatabase, migrate, createApp, graphqlSchema, PREBUILT_SUBGRAPH } = loaded.value;
     db = await openDatabase(url, logger, config.dbPoolSize, { statementTimeoutMs: config.statementTimeoutMs });
     phases.took('orm');
     if (config.autoMigrate) await migrate(db, logger);
@@ -115,7 +115,7 @@ export async function main(stopTracing?: () => Promise<void>): Promise<void> {
     phases.took('durable');
     const address = await app.listen(config.port, config.host);
     phases.took('listen');
-    logger.info({ startMs: phases.ms }, 'start-up phases');
+    logger.info({ startMs: phases.ms, prebuiltSchema: PREBUILT_SUBGRAPH }, 'start-up phases');
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     print(`listening on http://${host}:${address.port}\n`);
   })();

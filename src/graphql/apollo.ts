@@ -6,7 +6,7 @@ import type { Services } from '../services.js';
 import { LedgerError } from '../domain/errors.js';
 import type { Reply } from '../http/route.js';
 import { createContext, type GraphQLContext } from './context.js';
-import { buildLedgerSchema } from './schema.js';
+import { ledgerSchema } from './subgraph-schema.js';
 import { formatError, isUnexpected } from './errors.js';
 import { executionGateway } from './execution-gateway.js';
 import { costLimitPlugin } from './limits/cost.js';
@@ -34,12 +34,12 @@ export interface GraphQLEndpointOptions {
   sqlPlans: boolean;
   /** Say so in an `x-graphql-plan: sql` header (tests, benchmarks; with the statement count). */
   exposePlan: boolean;
-  /** The subgraph schema of buildLedgerSchema() when built already (src/start.ts, first start); built here when absent. */
+  /** The subgraph schema of ledgerSchema() when built already (src/start.ts, first start); built here when absent. */
   schema?: GraphQLSchema;
 }
 
 export async function createGraphQLEndpoint(services: Services, limits: GraphQLLimits = graphQLLimits(), options: GraphQLEndpointOptions = { sqlPlans: true, exposePlan: false }): Promise<GraphQLEndpoint> {
-  const schema = options.schema ?? (await buildLedgerSchema()).schema;
+  const schema = options.schema ?? (await ledgerSchema());
   const prepared = new PreparedPlans();
   const plannedOperations = new PlannedOperations(schema, limits, prepared);
   /** The document of each operation Apollo resolved, by its context's `answered` (shared by Apollo's copies of the context). */

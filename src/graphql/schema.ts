@@ -1,26 +1,10 @@
-import 'reflect-metadata';
-import { buildSchema, createResolversMap, type PubSub } from 'type-graphql';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { MapperKind, mapSchema, printSchemaWithDirectives } from '@graphql-tools/utils';
-import { GraphQLObjectType, parse, type GraphQLSchema } from 'graphql';
-import { resolvers } from './resolvers/index.js';
-import { referenceResolvers } from './federation.js';
+import { execute, GraphQLObjectType, parse, type GraphQLSchema } from 'graphql';
+import { buildTypeGraphqlSchema, subgraphResolvers } from './type-graphql-schema.js';
 
 const FEDERATION_LINK =
   'extend schema @link(url: "https://specs.apollo.dev/federation/v2.7", import: ["@key", "@shareable"])';
-
-/**
- * type-graphql insists on a PubSub once a resolver declares a subscription, even when every
- * subscription brings its own `subscribe` (ours open event feeds: src/domain/events/event-feed.service.ts).
- */
-const NO_PUB_SUB: PubSub = {
-  publish() {
-    throw new Error('subscriptions publish through the event hub, not a PubSub');
-  },
-  subscribe() {
-    throw new Error('subscriptions subscribe through event feeds, not a PubSub');
-  },
-};
 
 /**
  * type-graphql takes no description for the root types; a consumer reads there what holds for
@@ -44,18 +28,25 @@ export interface LedgerSchema {
 /**
  * type-graphql has no federation support of its own: build its schema, print it with the
  * `@key` directives, and hand SDL plus resolvers (with `__resolveReference`) to
- * `buildSubgraphSchema`. The result must not be transformed afterwards.
+ * `buildSubgraphSchema`. The result must not be transformed afterwards. What tsc's output runs
+ * (tests, CLIs, a release); the bundle builds the same from the SDL the build printed with
+ * subgraphSdl() (subgraph-schema.ts: the service imports that module, and this one on demand).
  */
 export async function buildLedgerSchema(): Promise<LedgerSchema> {
-  const typeGraphqlSchema = await buildSchema({ resolvers, skipCheck: true, validate: false, pubSub: NO_PUB_SUB });
+  const typeGraphqlSchema = await buildTypeGraphqlSchema();
   const described = mapSchema(typeGraphqlSchema, {
     [MapperKind.ROOT_OBJECT]: (type) => new GraphQLObjectType({ ...type.toConfig(), description: ROOT_DESCRIPTIONS[type.name] }),
   });
   const sdl = `${FEDERATION_LINK}\n\n${printSchemaWithDirectives(described)}\n`;
-  const resolverMap = createResolversMap(typeGraphqlSchema) as Record<string, Record<string, unknown>>;
-  for (const [typeName, resolveReference] of Object.entries(referenceResolvers)) {
-    resolverMap[typeName] = { ...resolverMap[typeName], __resolveReference: resolveReference };
-  }
-  const schema = buildSubgraphSchema([{ typeDefs: parse(sdl), resolvers: resolverMap as never }]);
+  const schema = buildSubgraphSchema([{ typeDefs: parse(sdl), resolvers: subgraphResolvers(typeGraphqlSchema) as never }]);
   return { schema, sdl };
 }
+
+/** The SDL `_service { sdl }` answers: federation's print of the subgraph, which the build keeps (scripts/build.mjs). */
+export async function subgraphSdl(): Promise<string> {
+  const { schema } = await buildLedgerSchema();
+  const result = await execute({ schema, document: parse('{ _service { sdl } }') });
+  if (result.errors) throw result.errors[0];
+  return (result.data as { _service: { sdl: string } })._service.sdl;
+}
+

@@ -6,6 +6,7 @@ import { createLogger } from '../../src/logger.js';
 import { watchKeyIssue } from './key-issue-settled.js';
 import { createTestDatabase } from './database.js';
 import type { WebhookOptions } from '../../src/services.js';
+import type { GraphQLSchema } from 'graphql';
 
 export const ADMIN_TOKEN = 'test-admin-token';
 
@@ -40,7 +41,7 @@ export interface TestApp {
 
 /** The real service, in process, on a fresh database and a random port. */
 export async function startTestApp(
-  options: { databaseUrl?: string; graphqlMaxCost?: number; graphqlSqlPlans?: boolean; corsOrigins?: string; metricsToken?: string; lotSweep?: LotSweeperOptions; webhooks?: WebhookOptions; subscriptionBuffer?: number; postingPipeline?: number; statementTimeoutMs?: number } = {},
+  options: { databaseUrl?: string; graphqlMaxCost?: number; graphqlSqlPlans?: boolean; corsOrigins?: string; metricsToken?: string; lotSweep?: LotSweeperOptions; webhooks?: WebhookOptions; subscriptionBuffer?: number; postingPipeline?: number; statementTimeoutMs?: number; graphqlSchema?: GraphQLSchema } = {},
 ): Promise<TestApp> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
@@ -58,6 +59,7 @@ export async function startTestApp(
     subscriptionBuffer: options.subscriptionBuffer,
     webhooks: options.webhooks,
     postingPipeline: options.postingPipeline,
+    graphqlSchema: options.graphqlSchema,
   });
   const address = await app.listen(0, '127.0.0.1');
   const baseUrl = `http://127.0.0.1:${address.port}`;

@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildIfStale, serviceEntry } from '../../scripts/build.mjs';
+import { subgraphSdl } from '../../src/graphql/schema.js';
 import { createTestDatabase } from '../support/database.js';
 import { call, issueKey, killAll, ROOT, serviceEnv, spawnNode, stopService, waitListening, type RunningService } from './support/process.js';
 
@@ -45,6 +47,31 @@ describe('npm start', () => {
     expect(read.body.data.project).toEqual({ id: String(created.body.id), name: 'Bundled' });
   });
 
+  it('builds its GraphQL schema from the subgraph SDL the build printed, without federation\'s schema model, and answers `_service` and `_entities` from it', async () => {
+    const line = service.stdout().split('\n').find((text) => text.includes('"start-up phases"'));
+    expect((JSON.parse(line ?? '{}') as { prebuiltSchema?: boolean }).prebuiltSchema).toBe(true);
+    // buildSubgraphSchema's federation (@apollo/federation-internals: its schema model and
+    // validations) is not even in the bundle: src/graphql/schema.ts is dead code there
+    const bundle = path.join(ROOT, 'dist', 'bundle');
+    const code = [bundle, path.join(bundle, 'chunks')].flatMap((dir) => readdirSync(dir).filter((name) => name.endsWith('.js')).map((name) => readFileSync(path.join(dir, name), 'utf8')));
+    expect(code.filter((text) => text.includes('federation-internals/dist/definitions.js'))).toEqual([]);
+    expect(code.filter((text) => text.includes('@link(url: "https://specs.apollo.dev/link/v1.0")')).length).toBe(1); // the printed SDL
+
+    const key = await issueKey(service, 'subgraph-owner');
+    const created = await call<{ id: number }>(service, 'POST', '/projects', { key, body: { name: 'Federated' } });
+    const answer = await call<{ data: { _service: { sdl: string }; _entities: unknown[] } }>(service, 'POST', '/graphql', {
+      key,
+      body: { query: 'query($r: [_Any!]!) { _service { sdl } _entities(representations: $r) { ... on Project { id name } } }', variables: { r: [{ __typename: 'Project', id: String(created.body.id) }] } },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.data._service.sdl).toBe(await subgraphSdl());
+    expect(answer.body.data._entities).toEqual([{ id: String(created.body.id), name: 'Federated' }]);
+  });
+
+  it('keeps V8\'s code cache of the bundle beside it (scripts/start.mjs), which every build empties', () => {
+    expect(readdirSync(path.join(ROOT, 'dist', 'bundle', '.compile-cache')).length).toBeGreaterThan(0);
+  });
+
   it('runs dist/src with tracing on (the instrumentations patch pg and graphql as node loads them)', () => {
     expect(serviceEntry({})).toBe(`file://${ROOT}/dist/bundle/main.js`);
     expect(serviceEntry({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' })).toBe(`file://${ROOT}/dist/src/main.js`);
@@ -76,7 +103,7 @@ describe('npm start', () => {
 
   it('loads graphql-jit after it listens, not before: no start-up chunk holds it, and GraphQL answers from it', async () => {
     // what node reads before it listens: main.js and its static imports, the chunks src/start.ts
-    // imports (start; database, app and schema) and theirs; graphql-jit comes by import() of
+    // imports (start; database, app and subgraph-schema) and theirs; graphql-jit comes by import() of
     // src/graphql/jit.ts, started once the server listens (src/app.ts)
     const bundle = path.join(ROOT, 'dist', 'bundle');
     const read = new Set<string>();
@@ -86,7 +113,7 @@ describe('npm start', () => {
       const code = readFileSync(file, 'utf8');
       for (const m of code.matchAll(/(?:^|[;}\s])import\s*(?:[\w*{}\s,$]+from\s*)?"(\.[^"]+)"/g)) visit(path.resolve(path.dirname(file), m[1]!));
       for (const m of code.matchAll(/import\("(\.[^"]+)"\)/g)) {
-        if (/\/(tracing|start|database|app|schema)-\w+\.js$/.test(m[1]!)) visit(path.resolve(path.dirname(file), m[1]!));
+        if (/\/(tracing|start|database|app|subgraph-schema)-\w+\.js$/.test(m[1]!)) visit(path.resolve(path.dirname(file), m[1]!));
       }
     };
     visit(path.join(bundle, 'main.js'));
@@ -116,6 +143,20 @@ describe('npm start', () => {
     const { version } = JSON.parse(readFileSync(path.join(ROOT, 'node_modules', 'graphql', 'package.json'), 'utf8')) as { version: string };
     expect(code.split(`version="${version}"`).length - 1 + code.split(`version = "${version}"`).length - 1).toBe(1);
     expect(code.match(/__toESM\(require_graphql\d*\(\)/g)).toBeNull();
+  });
+
+  it('loads node:https and node:tls on first use, not at start-up: ws and prom-client require them through a lazy module (scripts/lazy-builtin.cjs)', () => {
+    const bundle = path.join(ROOT, 'dist', 'bundle');
+    const code = [bundle, path.join(bundle, 'chunks')].flatMap((dir) => readdirSync(dir).filter((name) => name.endsWith('.js')).map((name) => readFileSync(path.join(dir, name), 'utf8'))).join('\n');
+    expect(code.match(/require\("(node:)?(https|tls)"\)|from\s*"(node:)?(https|tls)"/g)).toBeNull();
+    // the lazy module loads the built-in on the first read, and then reads as the built-in does
+    const probe = spawnSync(process.execPath, ['-e', `
+      const lazy = require(${JSON.stringify(path.join(ROOT, 'scripts', 'lazy-tls.cjs'))});
+      const before = process.moduleLoadList.includes('NativeModule tls');
+      const tls = require('tls');
+      console.log(JSON.stringify({ before, same: lazy.connect === tls.connect && lazy.DEFAULT_MIN_VERSION === tls.DEFAULT_MIN_VERSION && Object.keys(lazy).join() === Object.keys(tls).join() && 'createSecureContext' in lazy }));
+    `], { encoding: 'utf8' });
+    expect(JSON.parse(probe.stdout)).toEqual({ before: false, same: true });
   });
 
   it('is ASCII only (node decodes it faster; V8 keeps one-byte strings)', () => {

@@ -1,0 +1,2 @@
+// require('https') in the bundle: see lazy-builtin.cjs
+module.exports = require('./lazy-builtin.cjs')('https');
