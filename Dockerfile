@@ -13,7 +13,8 @@ FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=4000 \
-    LEDGER_DATA_DIR=/data
+    LEDGER_DATA_DIR=/data \
+    MALLOC_ARENA_MAX=2
 WORKDIR /app
 # owned by root and read-only to the service; only the embedded database's directory is writable
 COPY --from=build /release ./
@@ -23,4 +24,5 @@ USER node
 EXPOSE 4000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/readyz').then((r) => process.exit(r.status === 200 ? 0 : 1), () => process.exit(1))"]
+# the memory settings of package.json's start (docs/decisions.md, "Peak RSS")
 CMD ["node", "--max-semi-space-size=16", "--heap-growing-percent=50", "dist/src/main.js"]

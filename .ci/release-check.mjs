@@ -43,7 +43,7 @@ try {
 }
 
 async function startAndStop() {
-  const env = { ...releaseEnv(), PORT: '0', HOST: '127.0.0.1', LEDGER_DATA_DIR: path.join(tmp, 'data'), LOG_LEVEL: 'warn' };
+  const env = { ...releaseEnv(), PORT: '0', HOST: '127.0.0.1', LEDGER_DATA_DIR: path.join(tmp, 'data'), LOG_LEVEL: 'warn', MALLOC_ARENA_MAX: '2' };
   for (const name of ['DATABASE_URL', 'NODE_OPTIONS', 'NODE_ENV', 'LEDGER_AUTO_MIGRATE']) delete env[name];
   const child = spawn(NODE, ['--max-semi-space-size=16', '--heap-growing-percent=50', 'dist/src/main.js'], { cwd: release, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';

@@ -14,7 +14,7 @@ import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { startCluster, harnessPool } from './lib/postgres.js';
 import { resetPeakRss, peakRssMiB } from './lib/memory.js';
-import { freePort, serviceNodeFlags, startServer } from './lib/processes.js';
+import { freePort, serviceNodeFlags, serviceStartEnv, startServer } from './lib/processes.js';
 import { addTransactions, createProject, dateOf } from './lib/search-seed.js';
 
 const { values: opts } = parseArgs({ options: { rows: { type: 'string', default: '1000000' }, formats: { type: 'string', default: 'ndjson,csv' } } });
@@ -54,7 +54,7 @@ try {
   console.log(`export-memory: ${rows.toLocaleString('en')} transactions seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   await pool.end();
 
-  service = await startServer('service', [...serviceNodeFlags(), 'dist/src/main.js'], { DATABASE_URL: url, PORT: String(await freePort()), HOST: '127.0.0.1', LEDGER_ADMIN_TOKEN: 'export-memory-admin', LOG_LEVEL: 'warn' });
+  service = await startServer('service', [...serviceNodeFlags(), 'dist/src/main.js'], { ...serviceStartEnv(), DATABASE_URL: url, PORT: String(await freePort()), HOST: '127.0.0.1', LEDGER_ADMIN_TOKEN: 'export-memory-admin', LOG_LEVEL: 'warn' });
   console.log(`service pid ${service.pid}, node flags: ${serviceNodeFlags().join(' ') || '(none)'}`);
   const base = `${service.url}/transactions`;
   // warm-up: every code path of an export once, on a small range

@@ -19,7 +19,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { startCluster, harnessPool } from './lib/postgres.js';
-import { startServer, freePort, serviceNodeFlags, ROOT } from './lib/processes.js';
+import { startServer, freePort, serviceNodeFlags, serviceStartEnv, ROOT } from './lib/processes.js';
 import { seedService, seedBaselineBySql, copyRows, SEED } from './lib/seed.js';
 import { runLoad, sampleStatements, resetStatements, statementsOfRun } from './lib/load.js';
 import { clusterCpuMs, processCpuMs, processCpuSplitMs } from './lib/cpu.js';
@@ -166,7 +166,7 @@ async function main() {
   };
   if (!baselineOnly) {
     const profiling = opts['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-    const serviceEnv = { LEDGER_ADMIN_TOKEN: adminToken, LEDGER_EXPOSE_STATEMENT_COUNT: 'true', LOG_LEVEL: 'warn' };
+    const serviceEnv = { ...serviceStartEnv(), LEDGER_ADMIN_TOKEN: adminToken, LEDGER_EXPOSE_STATEMENT_COUNT: 'true', LOG_LEVEL: 'warn' };
     const flags = serviceNodeFlags();
     say(`         service: node ${[...flags, 'dist/src/main.js'].join(' ')} (as npm start)`);
     await serverArm('service', [...flags, ...profiling, 'dist/src/main.js'], 'service', serviceEnv);

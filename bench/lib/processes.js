@@ -17,6 +17,14 @@ export function serviceNodeFlags() {
   return start.split(/\s+/).filter((word) => word.startsWith('--'));
 }
 
+/** The environment `npm start` sets for the service (`NAME=${NAME:-default}` before its `exec node`). */
+export function serviceStartEnv() {
+  const start = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start;
+  const env = {};
+  for (const [, name, fallback] of start.matchAll(/(?:^|\s)(\w+)=\$\{\w+:-([^}]*)\}/g)) env[name] = process.env[name] || fallback;
+  return env;
+}
+
 export function freePort() {
   return new Promise((resolve, reject) => {
     const server = net.createServer();

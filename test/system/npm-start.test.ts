@@ -4,7 +4,7 @@ import path from 'node:path';
 import { buildIfStale, serviceEntry } from '../../scripts/build.mjs';
 import { subgraphSdl } from '../../src/graphql/schema.js';
 import { createTestDatabase } from '../support/database.js';
-import { call, issueKey, killAll, ROOT, serviceEnv, spawnNode, stopService, waitListening, type RunningService } from './support/process.js';
+import { call, issueKey, killAll, ROOT, serviceEnv, spawnStartScript, stopService, waitListening, type RunningService } from './support/process.js';
 
 /**
  * `npm start` (scripts/start.mjs, run here as package.json runs it) serves from the bundle that
@@ -16,8 +16,8 @@ let service: RunningService;
 beforeAll(async () => {
   // compiles and bundles only when stale (CI builds before the suite; locally a first run may take a minute)
   expect(buildIfStale()).toBe(0);
-  const env = { ...serviceEnv({ databaseUrl: await createTestDatabase() }), NODE_DEBUG: 'esm' };
-  service = await waitListening(spawnNode('scripts/start.mjs', [], env), 30_000);
+  const env = { ...serviceEnv({ databaseUrl: await createTestDatabase() }), NODE_DEBUG: 'esm', MALLOC_ARENA_MAX: undefined };
+  service = await waitListening(spawnStartScript(env), 30_000);
 }, 240_000);
 
 afterAll(async () => {
@@ -70,6 +70,16 @@ describe('npm start', () => {
 
   it('keeps V8\'s code cache of the bundle beside it (scripts/start.mjs), which every build empties', () => {
     expect(readdirSync(path.join(ROOT, 'dist', 'bundle', '.compile-cache')).length).toBeGreaterThan(0);
+  });
+
+  it('runs node with the memory settings of package.json: semi-spaces of 16 MiB, two malloc arenas', () => {
+    // the start line execs node, so the child is the serving process; its peak RSS is what they
+    // bound (docs/decisions.md, "Peak RSS: two malloc arenas")
+    const argv = readFileSync(`/proc/${service.pid}/cmdline`, 'utf8').split('\0');
+    expect(argv).toContain('--max-semi-space-size=16');
+    expect(argv).toContain('scripts/start.mjs');
+    const environ = readFileSync(`/proc/${service.pid}/environ`, 'utf8').split('\0');
+    expect(environ).toContain('MALLOC_ARENA_MAX=2');
   });
 
   it('runs dist/src with tracing on (the instrumentations patch pg and graphql as node loads them)', () => {

@@ -59,7 +59,22 @@ export function childEnv(extra: Record<string, string | undefined>): NodeJS.Proc
 
 /** Spawns `node <script> ...args` as the leader of its own process group (so the group can be SIGKILLed). */
 export function spawnNode(script: string, args: string[], env: Record<string, string | undefined>): ServiceProcess {
-  const child = spawn(NODE, [script, ...args], { cwd: ROOT, env: childEnv(env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawnCommand(NODE, [script, ...args], childEnv(env));
+}
+
+/**
+ * Runs package.json's `start` line as `npm start` runs it: through sh, with node_modules/.bin first
+ * on the PATH. The line ends in `exec node …`, so the child's pid is the service's.
+ */
+export function spawnStartScript(env: Record<string, string | undefined>): ServiceProcess {
+  const { scripts } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const full = childEnv(env);
+  full.PATH = `${path.dirname(NODE)}${path.delimiter}${full.PATH ?? ''}`;
+  return spawnCommand('/bin/sh', ['-c', scripts.start], full);
+}
+
+function spawnCommand(command: string, args: string[], env: NodeJS.ProcessEnv): ServiceProcess {
+  const child = spawn(command, args, { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   const waiters = new Set<() => void>();
