@@ -82,8 +82,8 @@ function build() {
 function subgraphSdl() {
   if (!bundlerInstalled()) return undefined; // no bundle to carry it
   const schema = pathToFileURL(path.join(ROOT, 'dist', 'src', 'graphql', 'schema.js')).href;
-  const script = `const { subgraphSdl } = await import(${JSON.stringify(schema)}); process.stdout.write(await subgraphSdl());`;
-  const result = spawnSync(process.execPath, ['--input-type=module', '--eval', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 2], encoding: 'utf8', maxBuffer: 64 << 20 });
+  const script = `const { subgraphSdl } = await import(${JSON.stringify(schema)}); process.stdout.write(await subgraphSdl(), () => process.exit(0));`; // exit: no handle a module left open can hang the build
+  const result = spawnSync(process.execPath, ['--input-type=module', '--eval', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 2], encoding: 'utf8', maxBuffer: 64 << 20, timeout: 120_000 });
   if (result.status === 0) return result.stdout;
   process.stderr.write('the subgraph SDL could not be printed: the bundle builds the GraphQL schema at start\n');
   return undefined;
@@ -104,6 +104,12 @@ function bundle(sdl) {
   }
   try {
     rmSync(path.dirname(BUNDLE), { recursive: true, force: true }); // no chunk of an older build left behind
+  } catch (error) {
+    // e.g. a compile cache another user's start wrote (scripts/start.mjs no longer does that)
+    process.stderr.write(`cannot empty ${path.dirname(BUNDLE)}: ${error instanceof Error ? error.message : String(error)}; remove it and build again\n`);
+    return 1;
+  }
+  try {
     esbuild.buildSync({
       absWorkingDir: ROOT, entryPoints: { main: MAIN }, outdir: path.dirname(BUNDLE), bundle: true, platform: 'node', format: 'esm', target: 'node24',
       splitting: true, chunkNames: 'chunks/[name]-[hash]',

@@ -3,7 +3,7 @@
 // @graphql-tools/utils load with schema.ts, which the bundle, carrying the build's SDL, never reads.
 import { addResolversToSchema } from '@apollo/subgraph/dist/schema-helper/buildSchemaFromSDL.js';
 import { entitiesResolver } from '@apollo/subgraph/dist/types.js';
-import { buildASTSchema, parse, type GraphQLSchema } from 'graphql';
+import { buildASTSchema, isEnumType, isInputObjectType, isInterfaceType, isObjectType, parse, type GraphQLNamedType, type GraphQLSchema } from 'graphql';
 import { buildTypeGraphqlSchema, subgraphResolvers } from './type-graphql-schema.js';
 
 /**
@@ -44,6 +44,55 @@ export async function schemaFromSubgraphSdl(sdl: string): Promise<GraphQLSchema>
       _Entity: { __resolveType: (parent: { __typename: string }) => parent.__typename },
     });
   }
-  addResolversToSchema(schema, subgraphResolvers(typeGraphqlSchema) as never);
+  const resolvers = subgraphResolvers(typeGraphqlSchema);
+  const drift = schemaDrift(schema, typeGraphqlSchema, resolvers);
+  if (drift.length > 0) throw new Error(`the build's subgraph SDL does not match the service's resolvers (${drift.slice(0, 5).join('; ')}): run npm run build`);
+  addResolversToSchema(schema, resolvers as never);
   return schema;
+}
+
+/** Fields, input fields or enum values of a type, by name (none for scalars and unions). */
+const memberNames = (type: GraphQLNamedType | undefined | null): Set<string> =>
+  new Set(
+    isObjectType(type) || isInterfaceType(type) || isInputObjectType(type)
+      ? Object.keys(type.getFields())
+      : isEnumType(type)
+        ? type.getValues().map((value) => value.name)
+        : [],
+  );
+
+/**
+ * What the SDL and the code disagree on: a type or member of type-graphql's schema missing from
+ * the SDL's, one of the SDL's (federation's own aside) missing from type-graphql's, or a resolver
+ * for something the SDL lacks. addResolversToSchema skips what it cannot find, so a drift would
+ * otherwise leave fields on default resolvers without a word. The SDL and the bundle come from one
+ * build, so this never fires unless the bundling changed what type-graphql sees (keepNames, say);
+ * it costs about a millisecond per start.
+ */
+function schemaDrift(sdlSchema: GraphQLSchema, typeGraphqlSchema: GraphQLSchema, resolvers: Record<string, Record<string, unknown>>): string[] {
+  const drift: string[] = [];
+  const federation = (name: string) => name.startsWith('_') || name.startsWith('link__') || name.startsWith('federation__');
+  for (const type of Object.values(typeGraphqlSchema.getTypeMap())) {
+    if (type.name.startsWith('__')) continue;
+    const other = sdlSchema.getType(type.name);
+    if (!other) {
+      drift.push(`type ${type.name} missing from the SDL`);
+      continue;
+    }
+    const ours = memberNames(type);
+    for (const name of memberNames(other)) if (!ours.has(name) && !federation(name)) drift.push(`${type.name}.${name} missing from the code`);
+    const theirs = memberNames(other);
+    for (const name of ours) if (!theirs.has(name)) drift.push(`${type.name}.${name} missing from the SDL`);
+  }
+  for (const type of Object.values(sdlSchema.getTypeMap())) {
+    if (!type.name.startsWith('__') && !federation(type.name) && !typeGraphqlSchema.getType(type.name)) drift.push(`type ${type.name} missing from the code`);
+  }
+  for (const [typeName, config] of Object.entries(resolvers)) {
+    const members = memberNames(sdlSchema.getType(typeName));
+    if (!sdlSchema.getType(typeName)) drift.push(`resolvers of ${typeName}, a type the SDL lacks`);
+    else if (isObjectType(sdlSchema.getType(typeName)) || isInterfaceType(sdlSchema.getType(typeName))) {
+      for (const name of Object.keys(config)) if (!name.startsWith('__') && !members.has(name)) drift.push(`a resolver of ${typeName}.${name}, a field the SDL lacks`);
+    }
+  }
+  return drift;
 }

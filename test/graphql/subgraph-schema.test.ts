@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { execute, introspectionFromSchema, isAbstractType, isEnumType, isObjectType, isScalarType, parse, type GraphQLNamedType, type GraphQLSchema } from 'graphql';
 import { buildLedgerSchema, subgraphSdl } from '../../src/graphql/schema.js';
@@ -118,5 +119,22 @@ describe('a service on the schema built from the SDL', () => {
     expect(a.body.errors).toBeUndefined();
     expect(a.body.data?.project?.wallets.edges.length).toBe(3);
     expect(b.text).toBe(a.text);
+  });
+});
+
+describe('the schema built from the build\'s subgraph SDL, guarded', () => {
+  it('is made for @apollo/subgraph 2.14, whose buildSubgraphSchema it repeats: an upgrade must re-read that file', () => {
+    const { version } = createRequire(import.meta.url)('@apollo/subgraph/package.json') as { version: string };
+    expect(version).toMatch(/^2\.14\./);
+  });
+
+  it('refuses an SDL that disagrees with the resolvers, instead of leaving fields on default resolvers', async () => {
+    // a field of the code the SDL lacks; then a field of the SDL the code lacks
+    const withoutField = sdl.replace(/^(type Project\b[^{]*\{[^}]*?)(\n\s+"[^\n]*)?\n\s+name: String!/m, '$1'); // and its description
+    expect(withoutField).not.toBe(sdl);
+    await expect(schemaFromSubgraphSdl(withoutField)).rejects.toThrow(/Project\.name missing from the SDL/);
+    const withExtraField = sdl.replace(/^(type Project\b[^{]*\{)/m, '$1\n  nickname: String');
+    expect(withExtraField).not.toBe(sdl);
+    await expect(schemaFromSubgraphSdl(withExtraField)).rejects.toThrow(/Project\.nickname missing from the code/);
   });
 });
