@@ -80,12 +80,28 @@ class FailingJournal extends JournalRepository {
   }
 }
 
-function sequencerOnTestTimer() {
+/** Every sequencer and journal writer a test started, stopped after it whatever it asserted. */
+const started: { stop(): Promise<void> }[] = [];
+afterEach(async () => {
+  for (const worker of started.splice(0)) await worker.stop();
+});
+
+/**
+ * A started sequencer on a test timer, stopped after the test. Its journal writer counts pokes and
+ * is not started, unless the test brings its own (`journal`: started, and stopped after the
+ * sequencer, as at shutdown); `withoutJournal`: a sequencer with none.
+ */
+function sequencerOnTestTimer(options: { journal?: CountingJournal; withoutJournal?: boolean } = {}) {
   const clock = testTimer();
-  const journal = new CountingJournal(new JournalRepository(t.db), createLogger('silent'));
+  const journal = options.journal ?? new CountingJournal(new JournalRepository(t.db), createLogger('silent'));
   const events = new HookedEvents(t.db);
-  const sequencer = new EventSequencer(events, createLogger('silent'), journal, clock.timer);
+  const sequencer = new EventSequencer(events, createLogger('silent'), options.withoutJournal ? undefined : journal, clock.timer);
+  if (options.journal) {
+    journal.start();
+    started.push(journal);
+  }
   sequencer.start();
+  started.unshift(sequencer);
   /** Fires the armed tick and resolves with the period armed after its run. */
   const tick = async () => {
     const next = clock.nextArming();
@@ -103,48 +119,36 @@ const unnumbered = async () => Number((await t.db.query<{ n: string }>(`SELECT c
 
 describe('EventSequencer safety tick', () => {
   it('doubles its period while nothing happens, up to TICK_MAX_MS, and leaves the journal asleep', async () => {
-    const { clock, journal, sequencer, tick } = sequencerOnTestTimer();
-    try {
-      expect(clock.current().ms).toBe(TICK_MS);
-      expect(await tick()).toBe(2_000);
-      expect(await tick()).toBe(TICK_MAX_MS);
-      expect(await tick()).toBe(TICK_MAX_MS);
-      expect(journal.pokes).toBe(0);
-    } finally {
-      await sequencer.stop();
-    }
+    const { clock, journal, tick } = sequencerOnTestTimer();
+    expect(clock.current().ms).toBe(TICK_MS);
+    expect(await tick()).toBe(2_000);
+    expect(await tick()).toBe(TICK_MAX_MS);
+    expect(await tick()).toBe(TICK_MAX_MS);
+    expect(journal.pokes).toBe(0);
   });
 
   it('numbers what a dead instance left at the next tick, wakes the journal and ticks every second again', async () => {
-    const { journal, sequencer, tick } = sequencerOnTestTimer();
-    try {
-      await tick();
-      expect(await tick()).toBe(TICK_MAX_MS);
-      await orphanEvent();
-      expect(await unnumbered()).toBe(1);
-      expect(await tick()).toBe(TICK_MS);
-      expect(await unnumbered()).toBe(0);
-      expect(journal.pokes).toBe(1);
-      expect(await tick()).toBe(2_000); // nothing since: quiet again
-      expect(journal.pokes).toBe(1);
-    } finally {
-      await sequencer.stop();
-    }
+    const { journal, tick } = sequencerOnTestTimer();
+    await tick();
+    expect(await tick()).toBe(TICK_MAX_MS);
+    await orphanEvent();
+    expect(await unnumbered()).toBe(1);
+    expect(await tick()).toBe(TICK_MS);
+    expect(await unnumbered()).toBe(0);
+    expect(journal.pokes).toBe(1);
+    expect(await tick()).toBe(2_000); // nothing since: quiet again
+    expect(journal.pokes).toBe(1);
   });
 
   it('comes back to a one-second tick at once when a commit here pokes it', async () => {
     const { clock, sequencer, tick } = sequencerOnTestTimer();
-    try {
-      await tick();
-      expect(await tick()).toBe(TICK_MAX_MS);
-      const rearmed = clock.nextArming();
-      sequencer.poke();
-      expect(await rearmed).toBe(TICK_MS);
-      await sequencer.flush();
-      expect(clock.current().ms).toBe(TICK_MS);
-    } finally {
-      await sequencer.stop();
-    }
+    await tick();
+    expect(await tick()).toBe(TICK_MAX_MS);
+    const rearmed = clock.nextArming();
+    sequencer.poke();
+    expect(await rearmed).toBe(TICK_MS);
+    await sequencer.flush();
+    expect(clock.current().ms).toBe(TICK_MS);
   });
 
   it("comes back to a one-second tick at once when another instance's numbering is heard (NOTIFY ledger_events)", async () => {
@@ -165,7 +169,6 @@ describe('EventSequencer safety tick', () => {
     } finally {
       unfollow();
       await notifications.stop();
-      await sequencer.stop();
     }
   });
 
@@ -195,19 +198,8 @@ describe('EventSequencer safety tick', () => {
   });
 
   it('pokes a journal writer that is behind (its run and its retry failed) at every tick, at one second, until it catches up', async () => {
-    const clock = testTimer();
     const repository = new FailingJournal(t.db);
-    const journal = new CountingJournal(repository, createLogger('silent'));
-    const sequencer = new EventSequencer(new EventRepository(t.db), createLogger('silent'), journal, clock.timer);
-    journal.start();
-    sequencer.start();
-    const tick = async () => {
-      const next = clock.nextArming();
-      const armed = clock.current();
-      armed.cancelled = true;
-      armed.fire();
-      return next;
-    };
+    const { journal, tick } = sequencerOnTestTimer({ journal: new CountingJournal(repository, createLogger('silent')) });
     try {
       repository.failing = true; // the database restarts
       await orphanEvent();
@@ -229,33 +221,18 @@ describe('EventSequencer safety tick', () => {
       expect(await tick()).toBe(2_000); // caught up: quiet again
       expect(journal.pokes).toBe(pokes + 1);
     } finally {
-      await sequencer.stop();
-      await journal.stop();
+      repository.failing = false; // its writer's stop after the test must not fail on it
     }
   });
 
   it('keeps the one-second tick after a failed numbering', async () => {
-    const clock = testTimer();
-    const events = new HookedEvents(t.db);
-    const sequencer = new EventSequencer(events, createLogger('silent'), undefined, clock.timer);
-    sequencer.start();
-    const tick = async () => {
-      const next = clock.nextArming();
-      const armed = clock.current();
-      armed.cancelled = true;
-      armed.fire();
-      return next;
-    };
-    try {
-      await tick();
-      expect(await tick()).toBe(TICK_MAX_MS);
-      events.failing = true;
-      expect(await tick()).toBe(TICK_MS);
-      expect(await tick()).toBe(TICK_MS);
-      events.failing = false;
-      expect(await tick()).toBe(2_000);
-    } finally {
-      await sequencer.stop();
-    }
+    const { events, tick } = sequencerOnTestTimer({ withoutJournal: true });
+    await tick();
+    expect(await tick()).toBe(TICK_MAX_MS);
+    events.failing = true;
+    expect(await tick()).toBe(TICK_MS);
+    expect(await tick()).toBe(TICK_MS);
+    events.failing = false;
+    expect(await tick()).toBe(2_000);
   });
 });
