@@ -49,4 +49,3 @@ export async function subgraphSdl(): Promise<string> {
   if (result.errors) throw result.errors[0];
   return (result.data as { _service: { sdl: string } })._service.sdl;
 }
-

@@ -1,6 +1,7 @@
 import type { CallCountRepository, CallIncrement } from './call-count.repository.js';
 import { LedgerError } from '../errors.js';
 import type { Logger } from '../../logger.js';
+import { realTimer } from '../shared/timer.js';
 
 interface Entry {
   day: string;
@@ -65,7 +66,8 @@ export class CallCounter {
   private readonly entries = new Map<string, Entry>();
   /** Unsent calls of entries replaced at the UTC day change, sent with the next statement. */
   private leftovers: CallIncrement[] = [];
-  private timer?: NodeJS.Timeout;
+  /** Cancels the armed send (realTimer: it never keeps the process alive), due at `timerAt`. */
+  private cancelTimer?: () => void;
   private timerAt = Infinity;
   private flushing?: Promise<void>;
   private running = false;
@@ -211,17 +213,16 @@ export class CallCounter {
     if (at >= this.timerAt) return;
     this.clearTimer();
     this.timerAt = at;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
+    this.cancelTimer = realTimer(() => {
+      this.cancelTimer = undefined;
       this.timerAt = Infinity;
       void this.flush();
     }, Math.max(0, at - this.now()));
-    this.timer.unref();
   }
 
   private clearTimer(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
     this.timerAt = Infinity;
   }
 
