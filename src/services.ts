@@ -119,7 +119,8 @@ export interface WebhookOptions extends WebhookSettings {
 }
 
 export async function createServices(db: Database, logger: Logger, options: { lotSweep?: LotSweeperOptions; webhooks?: WebhookOptions; subscriptionBuffer?: number; postingPipeline?: number } = {}): Promise<Services> {
-  const notifications = new NotificationChannel(db.url, logger);
+  // the LISTEN connection openDatabase opened when asked to (the service's start), else a new one
+  const notifications = db.notifications ?? new NotificationChannel(db.url, logger);
   const apiKeys = new ApiKeyService(new ApiKeyRepository(db), await new PlanRepository(db).load());
   await apiKeys.followChanges(notifications);
   const postingRepository = new PostingRepository(db);

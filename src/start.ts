@@ -96,7 +96,7 @@ export async function main(stopTracing?: () => Promise<void>): Promise<void> {
     if (stopping) return; // a signal during start-up: the database is up, shutdown() stops it
     const { url, embedded } = started.value;
     const { openDatabase, migrate, createApp, graphqlSchema, PREBUILT_SUBGRAPH } = loaded.value;
-    db = await openDatabase(url, logger, config.dbPoolSize, { statementTimeoutMs: config.statementTimeoutMs });
+    db = await openDatabase(url, logger, config.dbPoolSize, { statementTimeoutMs: config.statementTimeoutMs, listen: true });
     phases.took('orm');
     if (config.autoMigrate) await migrate(db, logger);
     phases.took('migrate');

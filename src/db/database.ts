@@ -3,6 +3,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import { entities } from './entities.js';
+import { NotificationChannel } from './notifications.js';
 import { inRequestScope, instrumentClient } from './statement-counter.js';
 import { migrations } from '../../migrations/index.js';
 import { changedRoutines, installRoutines, loadRoutines, retiredRoutines } from './routines.js';
@@ -35,6 +36,11 @@ export interface Database {
   pool: pg.Pool;
   /** Connections for work outside any request (sweeper, numbering, deliveries, start-up): never cut. */
   background: pg.Pool;
+  /**
+   * The LISTEN connection when openDatabase was asked to open it (`listen`: the service's start);
+   * the services take it (src/services.ts) instead of opening their own once the app is built.
+   */
+  notifications?: NotificationChannel;
   /** A fresh unit of work (one per request or operation). */
   em(): EntityManager;
   /**
@@ -62,6 +68,12 @@ export interface DatabaseOptions {
   statementTimeoutMs?: number;
   /** The migrations `migrate()` applies: the project's (migrations/index.ts) when absent. */
   migrations?: typeof migrations;
+  /**
+   * Open the LISTEN connection now, beside the pools' first connections (`notifications`). At
+   * start-up its handshake then runs while the ORM sets up and the app is built, rather than being
+   * awaited once they are done (bench/results/2026-11-27-minify.txt).
+   */
+  listen?: boolean;
 }
 
 /**
@@ -92,6 +104,9 @@ export async function openDatabase(url: string, logger: Logger, poolSize = 20, o
   const background = new pg.Pool({ connectionString: url, max: poolSize, ...POOL_SETTINGS, types: backgroundTypes as pg.CustomTypesConfig });
   background.on('error', (err) => logger.warn({ err }, 'idle background database connection failed'));
   const warmed = warmUp(background, Math.min(BACKGROUND_WARM_CONNECTIONS, poolSize));
+  const notifications = options.listen ? new NotificationChannel(url, logger) : undefined;
+  // a failure is the app's to report: its start() of the channel opens it again, and fails the start-up then
+  notifications?.start().catch(() => undefined);
   let orm: MikroORM;
   let pool: pg.Pool;
   try {
@@ -99,6 +114,7 @@ export async function openDatabase(url: string, logger: Logger, poolSize = 20, o
     pool = (await orm.em.getConnection().getNativeClient()) as pg.Pool;
   } catch (error) {
     await warmed;
+    await notifications?.stop();
     await background.end();
     throw error;
   }
@@ -115,6 +131,7 @@ export async function openDatabase(url: string, logger: Logger, poolSize = 20, o
     orm,
     pool,
     background,
+    notifications,
     em: () => orm.em.fork(),
     async query<T>(text: string, params?: unknown[], name?: string) {
       const result = await (pinned.getStore() ?? poolOfCaller()).query({ name, text, values: params as unknown[], types });
@@ -152,6 +169,7 @@ export async function openDatabase(url: string, logger: Logger, poolSize = 20, o
       }
     },
     async close() {
+      await notifications?.stop();
       await orm.close(true);
       await background.end();
     },
@@ -174,6 +192,11 @@ function openOrm(url: string, poolSize: number, options: DatabaseOptions): Promi
     migrations: { migrationsList: options.migrations ?? migrations, tableName: 'mikro_orm_migrations', snapshot: false, silent: true },
     debug: false,
     allowGlobalContext: false,
+    // MikroORM's default (true) asks the server, at its first connection, whether the database
+    // exists, and creates it when it does not: a misspelt DATABASE_URL would start an empty ledger.
+    // Without it the ORM opens no connection until its first statement; the start-up's first
+    // queries fail on a missing database instead (src/start.ts reports it).
+    ensureDatabase: false,
   });
 }
 

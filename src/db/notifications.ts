@@ -29,9 +29,14 @@ export class NotificationChannel {
     private readonly logger: Logger,
   ) {}
 
-  /** Opens the listening connection; resolves once it listens to every subscribed channel. */
+  /**
+   * Opens the listening connection; resolves once it listens to every subscribed channel. On a
+   * started channel: the opening under way, or at once when open (each subscribe() since has
+   * listened to its channel before resolving). Never a second connection.
+   */
   start(): Promise<void> {
     this.stopped = false;
+    if (this.client) return Promise.resolve();
     return this.connect(false);
   }
 
@@ -84,7 +89,13 @@ export class NotificationChannel {
     client.on('error', (err) => this.lost(client, err));
     client.on('end', () => this.lost(client));
     await client.connect();
-    for (const channel of this.handlers.keys()) await client.query(`LISTEN ${quoteIdent(channel)}`);
+    // every channel in one round trip; a channel subscribed meanwhile (this.client is not set yet,
+    // so subscribe() only records it) in the next, until none is new
+    const listened = new Set<string>();
+    for (let fresh = [...this.handlers.keys()]; fresh.length > 0; fresh = [...this.handlers.keys()].filter((channel) => !listened.has(channel))) {
+      await client.query(fresh.map((channel) => `LISTEN ${quoteIdent(channel)}`).join('; '));
+      for (const channel of fresh) listened.add(channel);
+    }
     if (this.stopped) {
       await client.end().catch(() => undefined);
       return;

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { createLogger } from '../../src/logger.js';
 import { createTestDatabase } from '../support/database.js';
+import { startTestApp } from '../support/test-app.js';
 
 let db: Database;
 beforeAll(async () => {
@@ -25,6 +26,31 @@ describe('openDatabase: pooled connections outlive a lull (a new backend is dear
     await db.background.query('SELECT 1');
     expect(idleTimeout(db.background)).toBeGreaterThanOrEqual(60_000);
     expect(db.background.idleCount).toBeGreaterThanOrEqual(1); // 2 when start-up warmed it (openDatabase)
+  });
+});
+
+describe('openDatabase: the LISTEN connection, opened with the pools when asked (the service start)', () => {
+  it('opens it at once and closes it with the database; not without `listen`', async () => {
+    expect(db.notifications).toBeUndefined();
+    const listening = await openDatabase(await createTestDatabase(), createLogger('silent'), 2, { listen: true });
+    const channel = listening.notifications!;
+    try {
+      await channel.start(); // joins the opening openDatabase began
+      expect(channel.backendPid()).toBeDefined();
+    } finally {
+      await listening.close();
+    }
+    expect(channel.backendPid()).toBeUndefined();
+  });
+
+  it('is the services’ channel: one LISTEN connection per instance', async () => {
+    const t = await startTestApp();
+    try {
+      expect(t.db.notifications).toBeDefined();
+      expect(t.app.services.notifications).toBe(t.db.notifications);
+    } finally {
+      await t.close();
+    }
   });
 });
 

@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import pg from 'pg';
 import { NotificationChannel, NOTIFY_SQL } from '../../src/db/notifications.js';
 import { createLogger } from '../../src/logger.js';
@@ -61,5 +62,46 @@ describe('NotificationChannel', () => {
     await sender.query(NOTIFY_SQL, ['ch_reconnect', 'after']);
     expect(await after.payload).toBe('after');
     expect(received).toContain('after');
+  });
+
+  it('opens one connection however often it is started: the opening under way, or none once open', async () => {
+    const ours = async () => (await sender.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'ledger-notifications'`)).rows[0].n;
+    const before = await ours();
+    const channel = new NotificationChannel(url, createLogger('silent'));
+    channels.push(channel);
+    await Promise.all([channel.start(), channel.start()]); // the second joins the first's opening
+    const pid = channel.backendPid();
+    await channel.start(); // open already (openDatabase's `listen` starts it, then the app does)
+    expect(channel.backendPid()).toBe(pid);
+    expect(await ours()).toBe(before + 1);
+    const got = await next(channel, 'ch_started_twice');
+    await sender.query(NOTIFY_SQL, ['ch_started_twice', 'once']);
+    expect(await got.payload).toBe('once');
+  });
+
+  it('listens to every channel subscribed before it opens, or while its LISTENs are under way', async () => {
+    const channel = new NotificationChannel(url, createLogger('silent'));
+    channels.push(channel);
+    const early = await next(channel, 'ch_early'); // not connected: recorded, listened to by start()
+    // A subscription while the channels' LISTEN statement is in flight: the connection is not the
+    // channel's yet, so subscribe() only records it, and the opening must listen to it next.
+    let late: Promise<{ payload: Promise<string> }> | undefined;
+    const original = pg.Client.prototype.query;
+    const query = jest.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
+      const sent = Reflect.apply(original, this, args) as never;
+      if (!late && typeof args[0] === 'string' && args[0].startsWith('LISTEN')) late = next(channel, 'ch_late');
+      return sent;
+    });
+    try {
+      await channel.start();
+    } finally {
+      query.mockRestore();
+    }
+    expect(late).toBeDefined();
+    const lateGot = await late!;
+    await sender.query(NOTIFY_SQL, ['ch_early', 'early']);
+    await sender.query(NOTIFY_SQL, ['ch_late', 'late']);
+    expect(await early.payload).toBe('early');
+    expect(await lateGot.payload).toBe('late');
   });
 });

@@ -45,7 +45,8 @@ export async function startTestApp(
 ): Promise<TestApp> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
-  const db = await openDatabase(databaseUrl, logger, 10, { statementTimeoutMs: options.statementTimeoutMs });
+  // as src/start.ts opens it: the LISTEN connection with the pools, taken by the services
+  const db = await openDatabase(databaseUrl, logger, 10, { statementTimeoutMs: options.statementTimeoutMs, listen: true });
   const app = await createApp({
     db,
     logger,
