@@ -192,11 +192,6 @@ function openOrm(url: string, poolSize: number, options: DatabaseOptions): Promi
     migrations: { migrationsList: options.migrations ?? migrations, tableName: 'mikro_orm_migrations', snapshot: false, silent: true },
     debug: false,
     allowGlobalContext: false,
-    // MikroORM's default (true) asks the server, at its first connection, whether the database
-    // exists, and creates it when it does not: a misspelt DATABASE_URL would start an empty ledger.
-    // Without it the ORM opens no connection until its first statement; the start-up's first
-    // queries fail on a missing database instead (src/start.ts reports it).
-    ensureDatabase: false,
   });
 }
 

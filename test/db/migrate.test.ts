@@ -73,15 +73,3 @@ it('drops a routine an older version installed that no file defines any more (re
   expect(recorded.rowCount).toBe(0);
 });
 
-
-it('never creates a database DATABASE_URL names that does not exist: the start-up fails on it, and none appears', async () => {
-  // MikroORM creates a missing database by default (ensureDatabase): a misspelt URL would start an empty ledger
-  const name = `missing_${Date.now().toString(36)}`;
-  const missing = new URL(url);
-  missing.pathname = `/${name}`;
-  const db = await openDatabase(missing.href, logger, 2);
-  opened.push(db);
-  await expect(migrate(db, logger)).rejects.toThrow(`database "${name}" does not exist`);
-  const { rows } = await holder.query(`SELECT 1 FROM pg_database WHERE datname = $1`, [name]);
-  expect(rows).toEqual([]);
-});
