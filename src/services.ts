@@ -1,5 +1,5 @@
 import type { Database } from './db/database.js';
-import { NotificationChannel } from './db/notifications.js';
+import type { NotificationChannel } from './db/notifications.js';
 import { Metrics } from './observability/metrics.js';
 import { ApiKeyService } from './domain/auth/api-key.service.js';
 import { CallCounter } from './domain/auth/call-counter.js';
@@ -119,8 +119,7 @@ export interface WebhookOptions extends WebhookSettings {
 }
 
 export async function createServices(db: Database, logger: Logger, options: { lotSweep?: LotSweeperOptions; webhooks?: WebhookOptions; subscriptionBuffer?: number; postingPipeline?: number } = {}): Promise<Services> {
-  // the LISTEN connection openDatabase opened when asked to (the service's start), else a new one
-  const notifications = db.notifications ?? new NotificationChannel(db.url, logger);
+  const notifications = db.notifications; // opening already at the service's start (openDatabase's `listen`)
   const apiKeys = new ApiKeyService(new ApiKeyRepository(db), await new PlanRepository(db).load());
   await apiKeys.followChanges(notifications);
   const postingRepository = new PostingRepository(db);

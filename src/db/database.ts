@@ -37,10 +37,10 @@ export interface Database {
   /** Connections for work outside any request (sweeper, numbering, deliveries, start-up): never cut. */
   background: pg.Pool;
   /**
-   * The LISTEN connection when openDatabase was asked to open it (`listen`: the service's start);
-   * the services take it (src/services.ts) instead of opening their own once the app is built.
+   * The LISTEN connection's channel (src/services.ts hands it to the services; createApp starts it).
+   * Opening already when openDatabase was asked to (`listen`: the service's start); closed by close().
    */
-  notifications?: NotificationChannel;
+  notifications: NotificationChannel;
   /** A fresh unit of work (one per request or operation). */
   em(): EntityManager;
   /**
@@ -104,9 +104,9 @@ export async function openDatabase(url: string, logger: Logger, poolSize = 20, o
   const background = new pg.Pool({ connectionString: url, max: poolSize, ...POOL_SETTINGS, types: backgroundTypes as pg.CustomTypesConfig });
   background.on('error', (err) => logger.warn({ err }, 'idle background database connection failed'));
   const warmed = warmUp(background, Math.min(BACKGROUND_WARM_CONNECTIONS, poolSize));
-  const notifications = options.listen ? new NotificationChannel(url, logger) : undefined;
+  const notifications = new NotificationChannel(url, logger);
   // a failure is the app's to report: its start() of the channel opens it again, and fails the start-up then
-  notifications?.start().catch(() => undefined);
+  if (options.listen) notifications.start().catch(() => undefined);
   let orm: MikroORM;
   let pool: pg.Pool;
   try {
@@ -114,7 +114,7 @@ export async function openDatabase(url: string, logger: Logger, poolSize = 20, o
     pool = (await orm.em.getConnection().getNativeClient()) as pg.Pool;
   } catch (error) {
     await warmed;
-    await notifications?.stop();
+    await notifications.stop();
     await background.end();
     throw error;
   }
@@ -169,7 +169,7 @@ export async function openDatabase(url: string, logger: Logger, poolSize = 20, o
       }
     },
     async close() {
-      await notifications?.stop();
+      await notifications.stop();
       await orm.close(true);
       await background.end();
     },

@@ -31,9 +31,9 @@ describe('openDatabase: pooled connections outlive a lull (a new backend is dear
 
 describe('openDatabase: the LISTEN connection, opened with the pools when asked (the service start)', () => {
   it('opens it at once and closes it with the database; not without `listen`', async () => {
-    expect(db.notifications).toBeUndefined();
+    expect(db.notifications.backendPid()).toBeUndefined(); // opened with `listen` only (or by the app's start())
     const listening = await openDatabase(await createTestDatabase(), createLogger('silent'), 2, { listen: true });
-    const channel = listening.notifications!;
+    const channel = listening.notifications;
     try {
       await channel.start(); // joins the opening openDatabase began
       expect(channel.backendPid()).toBeDefined();
@@ -46,7 +46,6 @@ describe('openDatabase: the LISTEN connection, opened with the pools when asked 
   it('is the services’ channel: one LISTEN connection per instance', async () => {
     const t = await startTestApp();
     try {
-      expect(t.db.notifications).toBeDefined();
       expect(t.app.services.notifications).toBe(t.db.notifications);
     } finally {
       await t.close();
