@@ -79,19 +79,19 @@ function schemaDrift(sdlSchema: GraphQLSchema, typeGraphqlSchema: GraphQLSchema,
       drift.push(`type ${type.name} missing from the SDL`);
       continue;
     }
-    const ours = memberNames(type);
-    for (const name of memberNames(other)) if (!ours.has(name) && !federation(name)) drift.push(`${type.name}.${name} missing from the code`);
-    const theirs = memberNames(other);
+    const [ours, theirs] = [memberNames(type), memberNames(other)];
+    for (const name of theirs) if (!ours.has(name) && !federation(name)) drift.push(`${type.name}.${name} missing from the code`);
     for (const name of ours) if (!theirs.has(name)) drift.push(`${type.name}.${name} missing from the SDL`);
   }
   for (const type of Object.values(sdlSchema.getTypeMap())) {
     if (!type.name.startsWith('__') && !federation(type.name) && !typeGraphqlSchema.getType(type.name)) drift.push(`type ${type.name} missing from the code`);
   }
   for (const [typeName, config] of Object.entries(resolvers)) {
-    const members = memberNames(sdlSchema.getType(typeName));
-    if (!sdlSchema.getType(typeName)) drift.push(`resolvers of ${typeName}, a type the SDL lacks`);
-    else if (isObjectType(sdlSchema.getType(typeName)) || isInterfaceType(sdlSchema.getType(typeName))) {
-      for (const name of Object.keys(config)) if (!name.startsWith('__') && !members.has(name)) drift.push(`a resolver of ${typeName}.${name}, a field the SDL lacks`);
+    const type = sdlSchema.getType(typeName);
+    if (!type) drift.push(`resolvers of ${typeName}, a type the SDL lacks`);
+    else if (isObjectType(type) || isInterfaceType(type)) {
+      const fields = memberNames(type);
+      for (const name of Object.keys(config)) if (!name.startsWith('__') && !fields.has(name)) drift.push(`a resolver of ${typeName}.${name}, a field the SDL lacks`);
     }
   }
   return drift;
