@@ -54,9 +54,10 @@ export interface App {
 export async function createApp(options: AppOptions): Promise<App> {
   const { db, logger } = options;
   const services = await createServices(db, logger, { lotSweep: options.lotSweep, webhooks: options.webhooks, subscriptionBuffer: options.subscriptionBuffer, postingPipeline: options.postingPipeline });
-  // The listening connection opens while the GraphQL schema is built (≈ 0.2 s of CPU) rather than
-  // after it: its handshake no longer adds to the start-up. The services have subscribed already
-  // (their channels are listened to as it opens); it is awaited below, where it was started before.
+  // The listening connection (the Database's) opens while the GraphQL schema is built rather than
+  // after it: its handshake no longer adds to the start-up. At the service's start it has been
+  // opening since openDatabase (`listen`), and start() joins that. The services have subscribed
+  // already (their channels are listened to as it opens); it is awaited below.
   const notificationsOpened = services.notifications.start();
   notificationsOpened.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
   try {

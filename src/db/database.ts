@@ -29,7 +29,7 @@ function rawQueryTypes(poolTypes: TypeParsers | undefined): TypeParsers {
 }
 
 export interface Database {
-  /** The connection URL, for connections outside the pool (the LISTEN connection). */
+  /** The connection URL, for connections outside the pools (`notifications` opens its own with it). */
   url: string;
   orm: MikroORM;
   /** The request connections (the ORM's): statements cut after LEDGER_STATEMENT_TIMEOUT_MS when set. */
