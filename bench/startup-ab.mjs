@@ -1,5 +1,5 @@
-// Second starts of two or more checkouts, alternated: each runs its own `scripts/start.mjs` (its
-// bundle) with package.json's node flags on a data directory that its own first start made, so a
+// Second starts of two or more checkouts, alternated: each runs its own package.json start line (its
+// bundle, its node flags) on a data directory that its own first start made, so a
 // change to the bundle or to the cluster (pg_hba, settings) is compared on like clusters. Prints
 // the medians of the wall time to `listening on` (without npm, ≈ 0.3 s, the same for all) and of
 // the service's `start-up phases` (README "Operations").
@@ -24,21 +24,14 @@ const variants = specs.map((spec) => {
   return { name, root: path.resolve(root), dataDir: path.join(tmp, name) };
 });
 
-/** package.json's start line: its node flags and environment, as npm runs them. */
-function startLine(root) {
-  const line = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start;
-  const flags = [...line.matchAll(/\s(--[\w-]+(?:=\S+)?)/g)].map((m) => m[1]);
-  const env = Object.fromEntries([...line.matchAll(/(\w+)=\$\{\w+:-(\w+)\}/g)].map((m) => [m[1], m[2]]));
-  return { flags, env };
-}
-
+/** package.json's start line, run as npm runs it: through sh, the checkout's node_modules/.bin first on the PATH. */
 function start(variant) {
-  const { flags, env } = startLine(variant.root);
+  const { start: line } = JSON.parse(readFileSync(path.join(variant.root, 'package.json'), 'utf8')).scripts;
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(path.join(variant.root, 'node_modules', '.bin', 'node'), [...flags, 'scripts/start.mjs'], {
+    const child = spawn('/bin/sh', ['-c', line], { // the line ends in `exec node …`: the child is the service
       cwd: variant.root,
-      env: { ...process.env, ...env, LEDGER_DATA_DIR: variant.dataDir, PORT: '0', HOST: '127.0.0.1', LEDGER_ADMIN_TOKEN: 'startup-ab-admin-token', DATABASE_URL: '' },
+      env: { ...process.env, PATH: `${path.join(variant.root, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH}`, LEDGER_DATA_DIR: variant.dataDir, PORT: '0', HOST: '127.0.0.1', LEDGER_ADMIN_TOKEN: 'startup-ab-admin-token', DATABASE_URL: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
