@@ -2,7 +2,7 @@
 -- p_defer returned them, seq already drawn) and their `transaction.posted` events, one statement
 -- each instead of two per transfer: a statement's executor start, its CHECK constraints (re-read
 -- at each start) and its index descents are paid once per batch, not once per transfer
--- (bench/posting-cpu.mjs). The event row is the one ledger_emit writes (CONTRACT §16: in the same
+-- (bench/posting/posting-cpu.mjs). The event row is the one ledger_emit writes (CONTRACT §16: in the same
 -- database transaction as its transaction); rows go in seq order, so the outbox keeps the order
 -- of the movements.
 CREATE OR REPLACE FUNCTION ledger_flush(p_tx transactions[]) RETURNS void LANGUAGE sql AS $fn$

@@ -76,7 +76,7 @@ BEGIN
     IF p_group[v_i] IS NULL THEN
       -- `r := f(...)`, not `SELECT * INTO r FROM f(...)`: plpgsql evaluates a call it assigns as a
       -- simple expression, where a FROM clause starts an executor and a function scan per request
-      -- (ledger_apply calls ledger_move the same way; bench/posting-cpu.mjs measures it).
+      -- (ledger_apply calls ledger_move the same way; bench/posting/posting-cpu.mjs measures it).
       r := ledger_apply(p_kind[v_i], p_project[v_i], p_asset[v_i], p_from[v_i], p_to[v_i], p_amount[v_i], p_request[v_i],
                         p_target[v_i], p_reference[v_i], p_metadata[v_i], p_expires_in[v_i], v_now, v_defer);
       IF r.code IN ('flush_first', 'flush_first_asset') THEN

@@ -2,7 +2,7 @@
 // second, swept by one or two service instances (default settings: sweep every 1 s, 500 wallets
 // per round), with a ledgerEvents subscriber on each instance.
 //
-//   npm run build && ./node_modules/.bin/node bench/expiry-lag.js [--instances 1,2] [--wallets 500] [--holds 10000]
+//   npm run build && ./node_modules/.bin/node bench/events/expiry-lag.js [--instances 1,2] [--wallets 500] [--holds 10000]
 //
 // One throw-away embedded PostgreSQL (bench/lib/postgres.js) with track_commit_timestamp on (set
 // before the services start), the services as child processes. The holds are made through
@@ -18,10 +18,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { processCpuSplitMs } from './lib/cpu.js';
-import { call, parallel } from './lib/http.js';
-import { harnessPool, startCluster } from './lib/postgres.js';
-import { freePort, startServer } from './lib/processes.js';
+import { processCpuSplitMs } from '../lib/cpu.js';
+import { call, parallel } from '../lib/http.js';
+import { harnessPool, startCluster } from '../lib/postgres.js';
+import { freePort, startServer } from '../lib/processes.js';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {

@@ -9,7 +9,7 @@
 // arm `tree` those of the working tree, each in its own database of one embedded cluster, both
 // migrated by dist/ (run `npm run build` first); rounds alternate the arms (and which goes first).
 //
-//   node bench/posting-cpu.mjs [--against <rev>] [--tree <rev>] [--rounds 16] [--batches 60] [--batch 27]
+//   node bench/posting/posting-cpu.mjs [--against <rev>] [--tree <rev>] [--rounds 16] [--batches 60] [--batch 27]
 //        [--setup-ref file.sql] [--setup-tree file.sql]   (extra SQL for one arm, e.g. an index drop)
 //        [--sequence]   (after each call, number its events as the sequencer does, ledger_sequence_events, on a
 //                        second connection; that backend's CPU is reported too, and the sum)
@@ -21,10 +21,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { startCluster } from './lib/postgres.js';
-import { seedBaselineBySql, minorOf } from './lib/seed.js';
-import { ROOT } from './lib/processes.js';
-import { ROUTINES } from '../dist/src/db/routines.js';
+import { startCluster } from '../lib/postgres.js';
+import { seedBaselineBySql, minorOf } from '../lib/seed.js';
+import { ROOT } from '../lib/processes.js';
+import { ROUTINES } from '../../dist/src/db/routines.js';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {

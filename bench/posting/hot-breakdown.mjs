@@ -8,7 +8,7 @@
 // (pg_stat_statements: time, calls and shared blocks per 2xx) and the table counters of the
 // posting tables (updates, of them HOT, inserts, heap and index blocks read), each per 2xx answer.
 //
-//   npm run build && node bench/hot-breakdown.mjs [--duration 10] [--rounds 2] [--connections 64] [--statements 8]
+//   npm run build && node bench/posting/hot-breakdown.mjs [--duration 10] [--rounds 2] [--connections 64] [--statements 8]
 //
 // `--sequence-only transfers|hot` runs that workload alone, round after round (what grows as the
 // tables do, issue 23 P2); `--growth` adds per round: WAL (records, full-page images, bytes) per
@@ -21,12 +21,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { startCluster } from './lib/postgres.js';
-import { startServer, freePort, serviceNodeFlags } from './lib/processes.js';
-import { seedService } from './lib/seed.js';
-import { runLoad } from './lib/load.js';
-import { transfersWorkload } from './workloads/transfers.js';
-import { hotWorkload } from './workloads/hot.js';
+import { startCluster } from '../lib/postgres.js';
+import { startServer, freePort, serviceNodeFlags } from '../lib/processes.js';
+import { seedService } from '../lib/seed.js';
+import { runLoad } from '../lib/load.js';
+import { transfersWorkload } from '../workloads/transfers.js';
+import { hotWorkload } from '../workloads/hot.js';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {

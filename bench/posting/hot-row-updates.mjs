@@ -1,5 +1,5 @@
 // Does one balance row updated N times in ONE transaction get dearer with N (issue 23, P2)? A
-// ledger_post batch of hot transfers (bench/posting-cpu.mjs --hot) debits the system wallet's row
+// ledger_post batch of hot transfers (bench/posting/posting-cpu.mjs --hot) debits the system wallet's row
 // once per transfer, and no version its own transaction made can be pruned before it commits, so
 // each UPDATE might walk a longer HOT chain, and once the page is full go non-HOT. This times the
 // UPDATEs of one transaction (the debit of ledger_move, in plpgsql) — the median of the first 20
@@ -7,14 +7,14 @@
 // of 200, reads the row's page (pageinspect: line pointers, HOT-updated tuples) and the table's
 // update counters (updates against HOT updates).
 //
-//   npm run build && node bench/hot-row-updates.mjs
+//   npm run build && node bench/posting/hot-row-updates.mjs
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { startCluster } from './lib/postgres.js';
-import { seedBaselineBySql } from './lib/seed.js';
+import { startCluster } from '../lib/postgres.js';
+import { seedBaselineBySql } from '../lib/seed.js';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'hot-row-'));
 const cluster = await startCluster(dataDir);

@@ -1,8 +1,8 @@
 // What the metrics cost a transfer on the hot path, in Node CPU: the exact calls one
 // POST /transactions makes (one HTTP observation, one posting commit of one posting), timed over
 // many iterations, against the transfer's own Node CPU from the transfers bench.
-// Usage: npm run build && node bench/metrics-overhead.js
-import { Metrics } from '../dist/src/observability/metrics.js';
+// Usage: npm run build && node bench/posting/metrics-overhead.js
+import { Metrics } from '../../dist/src/observability/metrics.js';
 
 const metrics = new Metrics(undefined, { processDefaults: false });
 const N = 1_000_000;

@@ -4,7 +4,7 @@
 // GET /metrics (prom-client's process metrics) — then, at the end (Ctrl-C or --for seconds), the
 // sample with the largest VmRSS and the process's largest mappings (/proc/<pid>/smaps).
 //
-//   node bench/memory-breakdown.mjs [--pid N] [--project DIR] [--every 1] [--for 600]
+//   node bench/memory/memory-breakdown.mjs [--pid N] [--project DIR] [--every 1] [--for 600]
 //
 // Run it beside shared/perf (`node /tmp/perf/run.mjs --project $PWD …`): it waits for the service to
 // appear and follows it until it exits.

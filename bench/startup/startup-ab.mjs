@@ -4,8 +4,8 @@
 // the medians of the wall time to `listening on` (without npm, ≈ 0.3 s, the same for all) and of
 // the service's `start-up phases` (README "Operations").
 //
-//   node bench/startup-ab.mjs [--rounds 8] NAME=CHECKOUT [NAME=CHECKOUT ...]
-//   e.g. node bench/startup-ab.mjs main=/work/main branch=/work/wt/branch
+//   node bench/startup/startup-ab.mjs [--rounds 8] NAME=CHECKOUT [NAME=CHECKOUT ...]
+//   e.g. node bench/startup/startup-ab.mjs main=/work/main branch=/work/wt/branch
 //
 // Needs a build in each checkout (`npm run build`). Run it under the machine's benchmark lock.
 import { spawn } from 'node:child_process';

@@ -1,18 +1,18 @@
 // EXPLAIN ANALYZE of the nested read, both ways, on the benchmark's data (seeded by SQL):
 // the SQL plan the service compiles for the read workload's query, and the baseline's query.
-//   node bench/explain-read.js [--history 3000]
+//   node bench/reads/explain-read.js [--history 3000]
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse } from 'graphql';
-import { startCluster, harnessPool } from './lib/postgres.js';
-import { seedBaselineBySql, seedService } from './lib/seed.js';
-import { startServer, freePort } from './lib/processes.js';
-import { readQuery } from './workloads/read.js';
-import { buildReadSql } from './baseline/read.js';
-import { buildLedgerSchema } from '../dist/src/graphql/schema.js';
-import { planQuery } from '../dist/src/graphql/sql-plan/planner.js';
+import { startCluster, harnessPool } from '../lib/postgres.js';
+import { seedBaselineBySql, seedService } from '../lib/seed.js';
+import { startServer, freePort } from '../lib/processes.js';
+import { readQuery } from '../workloads/read.js';
+import { buildReadSql } from '../baseline/read.js';
+import { buildLedgerSchema } from '../../dist/src/graphql/schema.js';
+import { planQuery } from '../../dist/src/graphql/sql-plan/planner.js';
 
 const { values: opts } = parseArgs({ options: { history: { type: 'string', default: '3000' }, runs: { type: 'string', default: '20' }, 'via-service': { type: 'boolean', default: false } } });
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'ledger-explain-'));

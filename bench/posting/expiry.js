@@ -1,6 +1,6 @@
 // Points that expire (CONTRACT §15): what lots cost.
 //
-//   npm run build && ./node_modules/.bin/node bench/expiry.js [transfers] [debit] [sweeper] [--duration 10] [--rounds 2] [--connections 64]
+//   npm run build && ./node_modules/.bin/node bench/posting/expiry.js [transfers] [debit] [sweeper] [--duration 10] [--rounds 2] [--connections 64]
 //
 // One throw-away embedded PostgreSQL (bench/lib/postgres.js) and the service as a child process
 // (default settings: sweeper every 1 s, 500 lots per batch). Three measurements:
@@ -26,9 +26,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { call, parallel } from './lib/http.js';
-import { harnessPool, startCluster } from './lib/postgres.js';
-import { freePort, startServer } from './lib/processes.js';
+import { call, parallel } from '../lib/http.js';
+import { harnessPool, startCluster } from '../lib/postgres.js';
+import { freePort, startServer } from '../lib/processes.js';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -224,7 +224,7 @@ async function main() {
       log('\n[overhead] ledger_post vs ledger_post_without_lots on an asset without expiry, synchronous_commit off');
       // The posting routines as installed, under other names, with the lot rules' one statement on the
       // path of an asset that never expired (the asset lookup in ledger_move) taken out.
-      const routine = (name) => readFileSync(new URL(`../src/domain/ledger/${name}.sql`, import.meta.url), 'utf8').replace(/^DROP FUNCTION[^\n]*\n/m, '');
+      const routine = (name) => readFileSync(new URL(`../../src/domain/ledger/${name}.sql`, import.meta.url), 'utf8').replace(/^DROP FUNCTION[^\n]*\n/m, '');
       const renamed = (text) => text.replace(/\b(ledger_move|ledger_apply|ledger_post)\(/g, '$1_without_lots(');
       const move = routine('ledger_move').replace(/^\s*SELECT a\.ever_expiring[^\n]*\n/m, '  v_lots := false; v_lot_seconds := NULL;\n');
       if (move === routine('ledger_move')) throw new Error('ledger_move: the lot lookup to take out was not found');

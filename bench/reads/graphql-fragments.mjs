@@ -1,6 +1,6 @@
 // CONTRACT §18, bounded work per request (issue 19). Usage, after `npm test` or `tsc -p tsconfig.json`
 // (this needs the compiled test support, dist/test/graphql/support/):
-//   node_modules/.bin/node bench/graphql-fragments.mjs [--build dist] [--levels 20,24,30,40] [--timeout 30]
+//   node_modules/.bin/node bench/reads/graphql-fragments.mjs [--build dist] [--levels 20,24,30,40] [--timeout 30]
 //        [--senders 2] [--each 5] [--no-flood]
 // 1. The fragment chain (`query{...F0} fragment F0 on Query{...F1 ...F1} … fragment Fn on Query{plan{planCode}}`)
 //    judged at each level, each in its own child process killed after --timeout seconds: CPU time
@@ -15,8 +15,8 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { startCluster } from './lib/postgres.js';
-import { freePort, NODE, ROOT, serviceNodeFlags, startServer } from './lib/processes.js';
+import { startCluster } from '../lib/postgres.js';
+import { freePort, NODE, ROOT, serviceNodeFlags, startServer } from '../lib/processes.js';
 
 const { values: opts } = parseArgs({
   options: {

@@ -5,8 +5,8 @@
 // what, in the harness's later rounds, makes the service's "db µs per 2xx" grow (the harness
 // charges every process of its one cluster to the arm being measured).
 //
-//   node bench/cluster-sampler.mjs --match max_wal_size=8GB --out /tmp/samples.jsonl &
-//   (then run the harness; stop the sampler with SIGTERM; bench/cluster-windows.mjs reads both)
+//   node bench/perf-probes/cluster-sampler.mjs --match max_wal_size=8GB --out /tmp/samples.jsonl &
+//   (then run the harness; stop the sampler with SIGTERM; bench/perf-probes/cluster-windows.mjs reads both)
 
 import { readFileSync, readdirSync, writeFileSync, appendFileSync } from 'node:fs';
 import pg from 'pg';

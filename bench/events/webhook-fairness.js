@@ -1,7 +1,7 @@
 // Fair outbound webhooks (CONTRACT §18): how long project Y's first attempts wait while project
 // X's 20 endpoints hang.
 //
-//   npx tsc -p tsconfig.json && ./node_modules/.bin/node bench/webhook-fairness.js [--x-events 20] [--samples 6] [--gap-ms 1000] [--cap-ms 90000] [--out file]
+//   npx tsc -p tsconfig.json && ./node_modules/.bin/node bench/events/webhook-fairness.js [--x-events 20] [--samples 6] [--gap-ms 1000] [--cap-ms 90000] [--out file]
 //
 // One throw-away embedded PostgreSQL and TWO service processes (dist/src/main.js) on one database,
 // production webhook settings (10 s time-out, 32 slots each) but LEDGER_WEBHOOK_ALLOW_PRIVATE=true.
@@ -23,9 +23,9 @@ import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execSync } from 'node:child_process';
-import { call } from './lib/http.js';
-import { harnessPool, startCluster } from './lib/postgres.js';
-import { freePort, ROOT, startServer } from './lib/processes.js';
+import { call } from '../lib/http.js';
+import { harnessPool, startCluster } from '../lib/postgres.js';
+import { freePort, ROOT, startServer } from '../lib/processes.js';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {

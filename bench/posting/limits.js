@@ -20,18 +20,18 @@
 //    movements inside the window (seeded with SQL): the same buffers either way (no scan). The
 //    Buffers of `SELECT limits_check(...)` include the statements the function runs inside.
 // The machine this runs on is often shared: compare the ratios, not the transfers/s.
-//   node bench/limits.js [--duration 6] [--rounds 3] [--connections 32] [--out bench/results/...]
+//   node bench/posting/limits.js [--duration 6] [--rounds 3] [--connections 32] [--out bench/results/...]
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { startCluster, harnessPool } from './lib/postgres.js';
-import { seedService } from './lib/seed.js';
-import { startServer, freePort, serviceNodeFlags } from './lib/processes.js';
-import { call, parallel } from './lib/http.js';
-import { runLoad } from './lib/load.js';
-import { transfersWorkload } from './workloads/transfers.js';
-import { clusterCpuMs, processCpuMs } from './lib/cpu.js';
+import { startCluster, harnessPool } from '../lib/postgres.js';
+import { seedService } from '../lib/seed.js';
+import { startServer, freePort, serviceNodeFlags } from '../lib/processes.js';
+import { call, parallel } from '../lib/http.js';
+import { runLoad } from '../lib/load.js';
+import { transfersWorkload } from '../workloads/transfers.js';
+import { clusterCpuMs, processCpuMs } from '../lib/cpu.js';
 
 const { values: opts } = parseArgs({
   options: {

@@ -3,12 +3,12 @@
 // the same directory), with what the wall-clock figure cannot show: the service's own phases (its
 // `start-up phases` log line) and the CPU of every process of the start at the `listening on` line.
 //
-//   node bench/startup-phases.mjs [--rounds 3] [--variant name:ENV=value[,ENV=value]]...
+//   node bench/startup/startup-phases.mjs [--rounds 3] [--variant name:ENV=value[,ENV=value]]...
 //
 // Variants alternate with the unchanged start round by round (an A/B of a setting inside one run);
 // `--variant initdb:LEDGER_CLUSTER_TEMPLATE=false` compares a first start by initdb with one from the
 // build's cluster template (bench/results/2026-11-27-template.txt).
-// Run it under the machine's benchmark lock: `flock /work/wt/bench.lock node bench/startup-phases.mjs`.
+// Run it under the machine's benchmark lock: `flock /work/wt/bench.lock node bench/startup/startup-phases.mjs`.
 // Needs a build (`npm run build`). Prints one line per start and the medians.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, chmodSync } from 'node:fs';
@@ -16,7 +16,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const TICK = 100; // USER_HZ: /proc times are in clock ticks
 
 const args = process.argv.slice(2);

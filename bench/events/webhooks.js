@@ -1,6 +1,6 @@
 // Outbound webhooks (CONTRACT §16): how many deliveries per second the service makes to a local receiver.
 //
-//   npm run build && ./node_modules/.bin/node bench/webhooks.js [--events 20000] [--endpoints 1] [--concurrency 32] [--rounds 3]
+//   npm run build && ./node_modules/.bin/node bench/events/webhooks.js [--events 20000] [--endpoints 1] [--concurrency 32] [--rounds 3]
 //
 // One throw-away embedded PostgreSQL (bench/lib/postgres.js) and the service as a child process
 // (`LEDGER_WEBHOOK_ALLOW_PRIVATE=true`, `LEDGER_WEBHOOK_CONCURRENCY` = --concurrency). The
@@ -20,9 +20,9 @@ import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { call } from './lib/http.js';
-import { harnessPool, startCluster } from './lib/postgres.js';
-import { freePort, startServer } from './lib/processes.js';
+import { call } from '../lib/http.js';
+import { harnessPool, startCluster } from '../lib/postgres.js';
+import { freePort, startServer } from '../lib/processes.js';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {

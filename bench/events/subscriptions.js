@@ -23,9 +23,9 @@ import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import WebSocket from 'ws';
-import { call, parallel } from './lib/http.js';
-import { startCluster } from './lib/postgres.js';
-import { freePort, startServer } from './lib/processes.js';
+import { call, parallel } from '../lib/http.js';
+import { startCluster } from '../lib/postgres.js';
+import { freePort, startServer } from '../lib/processes.js';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {

@@ -1,8 +1,8 @@
-// Reads bench/cluster-sampler.mjs's samples and the harness's stderr (each line prefixed with the
+// Reads bench/perf-probes/cluster-sampler.mjs's samples and the harness's stderr (each line prefixed with the
 // epoch time in seconds) and its JSON, and prints, for every measured run (workload, round, arm),
 // the cluster's CPU per 2xx by process kind and the connections opened during it.
 //
-//   node bench/cluster-windows.mjs /tmp/samples.jsonl /tmp/harness.err /tmp/perf.json [--duration 20]
+//   node bench/perf-probes/cluster-windows.mjs /tmp/samples.jsonl /tmp/harness.err /tmp/perf.json [--duration 20]
 
 import { readFileSync } from 'node:fs';
 
