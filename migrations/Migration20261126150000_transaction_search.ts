@@ -3,7 +3,7 @@ import { Migration } from '@mikro-orm/migrations';
 /**
  * Finding and exporting transactions (CONTRACT §21): an index for each selective filter, so a
  * search with one takes no longer at 1,000,000 transactions than at 10,000 (plans in
- * docs/decisions.md, bench/reads/search-plans.mjs).
+ * docs/decisions/transaction-search-and-export.md, bench/reads/search-plans.mjs).
  * - project + date: the newest-first list of a project (and a narrow time range in it); read
  *   forwards, the export's oldest-first cursor.
  * - `walletId`, `from`, `to` use the as-of indexes (wallet, asset, date, seq) of

@@ -17,7 +17,7 @@ import { Migration } from '@mikro-orm/migrations';
  *   window's start: one descent of an as-of index, whatever the number of movements in the window.
  *   Every row the posting routines write with a side carries its total (uncounted kinds carry it
  *   unchanged), so the last row before the window's start always answers. No CHECK enforces it:
- *   the benchmarks' baseline and several tests insert transactions by SQL (docs/decisions.md).
+ *   the benchmarks' baseline and several tests insert transactions by SQL (docs/decisions/limits.md).
  *   Backfilled here from the history in `seq` order, under the ALTER TABLE's lock.
  * - `holds_pending_created_idx`: a wallet's pending holds as sender by creation date, for the
  *   pending holds of a debit limit's used (limits_used.sql: only holds older than the window or

@@ -134,7 +134,7 @@ export async function main(stopTracing?: () => Promise<void>): Promise<void> {
 }
 
 /**
- * Milliseconds per start-up phase, for the log (README "Operations"). `database` (cluster start,
+ * Milliseconds per start-up phase, for the log (docs/guides/operations.md, "Start-up"). `database` (cluster start,
  * initdb on a fresh data dir) and `modules` (then `schema`, the GraphQL schema, on a new cluster
  * only) run at once, so each counts from the start of both; the later phases from the end of the
  * previous one. `process` is node's own uptime at listening.

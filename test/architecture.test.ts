@@ -4,8 +4,8 @@ import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcr
 import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
 
 /**
- * The layering of src/ (.dependency-cruiser.cjs; docs/decisions.md, "Layers and the dependency
- * rule"): no import cycle, nothing imports a layer above it, no adapter imports another.
+ * The layering of src/ (.dependency-cruiser.cjs; docs/decisions/layers-and-dependency-rule.md):
+ * no import cycle, nothing imports a layer above it, no adapter imports another.
  * `npx depcruise src` prints the same report.
  */
 async function cruiseSource(): Promise<IReporterOutput> {

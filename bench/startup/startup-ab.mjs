@@ -2,7 +2,7 @@
 // bundle, its node flags) on a data directory that its own first start made, so a
 // change to the bundle or to the cluster (pg_hba, settings) is compared on like clusters. Prints
 // the medians of the wall time to `listening on` (without npm, ≈ 0.3 s, the same for all) and of
-// the service's `start-up phases` (README "Operations").
+// the service's `start-up phases` (docs/guides/operations.md, "Start-up").
 //
 //   node bench/startup/startup-ab.mjs [--rounds 8] NAME=CHECKOUT [NAME=CHECKOUT ...]
 //   e.g. node bench/startup/startup-ab.mjs main=/work/main branch=/work/wt/branch

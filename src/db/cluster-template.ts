@@ -5,7 +5,7 @@ import path from 'node:path';
 import { projectRoot, ROUTINES } from './routines.js';
 
 /**
- * The cluster template (README "Operations"): `npm run build` (scripts/cluster-template.mjs) makes,
+ * The cluster template (docs/guides/operations.md, "Start-up"): `npm run build` (scripts/cluster-template.mjs) makes,
  * once per key, the cluster a first start would make — initdb, the `ledger` database, every
  * migration and routine — shut down cleanly, in dist/cluster-template/<key>/pg. A first start
  * copies it instead of running initdb, CREATE DATABASE and the migrations: about 2 s less

@@ -48,7 +48,7 @@ export function arrayWindow<T>(items: readonly T[], first: number, after: string
 /**
  * The keyset request of a newest-first connection (issue 19): `first` rows older than the `after`
  * cursor's `seq`. An offset cursor of the lists paged by offset before is refused
- * (validation_error, docs/decisions.md).
+ * (validation_error, docs/decisions/graphql-keyset-cursors.md).
  */
 export function keysetOf(first: number, after: string | null | undefined, ctx: GraphQLContext): KeysetRequest {
   return { limit: checkFirst(first, ctx.limits.maxPageSize), before: decodeCursor('seq', after) };

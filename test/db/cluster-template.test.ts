@@ -163,7 +163,7 @@ describe('a first start from the build\'s cluster template', () => {
     copiedIdentifier = copied.systemIdentifier;
   }, 120_000);
 
-  it('shares its system identifier with every cluster copied from the same template (docs/decisions.md)', () => {
+  it('shares its system identifier with every cluster copied from the same template (docs/decisions/cluster-template.md)', () => {
     expect(run<Made>(MADE_PROBE, templates)).toEqual({ initialising: false, systemIdentifier: copiedIdentifier });
   }, 60_000);
 });

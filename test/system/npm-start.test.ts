@@ -90,7 +90,7 @@ describe('npm start', () => {
 
   it('runs node with the memory settings of package.json: semi-spaces of 16 MiB, two malloc arenas', () => {
     // the start line execs node, so the child is the serving process; its peak RSS is what they
-    // bound (docs/decisions.md, "Peak RSS: two malloc arenas")
+    // bound (docs/decisions/process-memory-flags.md)
     const argv = readFileSync(`/proc/${service.pid}/cmdline`, 'utf8').split('\0');
     expect(argv).toContain('--max-semi-space-size=16');
     expect(argv).toContain('scripts/start.mjs');

@@ -86,7 +86,7 @@ export const projectCurrencies = (projectId: string): string => `
  * as-of index (sent side, received side) whatever the history's length: the rows that share the
  * wallet's lock are dated in `seq` order, so this is also the greatest `seq` dated at or before
  * `asOf`, and the history as of `asOf` is exactly the wallet's rows in that asset up to `seq`
- * (docs/decisions.md). `created_at > '-infinity'` (true of every row) is the as-of indexes' partial
+ * (docs/decisions/as-of-reads.md). `created_at > '-infinity'` (true of every row) is the as-of indexes' partial
  * predicate: only this lookup states it, so only this lookup can use them (migration 20261123123000).
  * Each argument an SQL expression.
  */

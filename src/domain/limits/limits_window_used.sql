@@ -19,7 +19,7 @@
 --   window's start and those already past their expiry (a pending hold past its expires_at no
 --   longer counts, whether or not it has been released yet). Only those holds are read
 --   (holds_pending_created_idx, holds_pending_idx), never the pending holds inside the window,
---   and nothing at all when nothing is held (docs/decisions.md, "Limits").
+--   and nothing at all when nothing is held (docs/decisions/limits.md).
 --
 -- One SELECT, STABLE, no SET clause, not strict, not SECURITY DEFINER: PostgreSQL inlines it where
 -- it is used in FROM, so limits_check's statement holds the index descents themselves, and a

@@ -58,7 +58,7 @@ function conditions(filter: ResolvedFilter, params: Params): string[] {
 
 const NEWEST_FIRST = 't.created_at DESC, t.seq DESC';
 
-/** The search statement (exported for the plans in docs/decisions.md and bench/reads/search-plans.mjs). */
+/** The search statement (exported for the plans in docs/decisions/transaction-search-and-export.md and bench/reads/search-plans.mjs). */
 export function searchStatement(filter: ResolvedFilter, limit: number): { text: string; values: unknown[] } {
   const params = new Params();
   const where = conditions(filter, params);

@@ -1,5 +1,5 @@
 /**
- * The retry schedule of outbound webhooks (CONTRACT §16; docs/decisions.md): after failed attempt
+ * The retry schedule of outbound webhooks (CONTRACT §16; docs/decisions/webhook-delivery-queue.md): after failed attempt
  * n, the next one waits `baseMs × 3^(n−1)`, ±10 % jitter so that the retries of many events do
  * not arrive together. With the defaults (10 s, 8 attempts): retries after 10 s, 30 s, 1.5 min,
  * 4.5 min, 13.5 min, 40.5 min and 2 h 1.5 min, the last attempt about 3 h after the first.

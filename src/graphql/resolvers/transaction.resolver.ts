@@ -22,7 +22,7 @@ export class TransactionResolver {
   /**
    * Through the request's transaction loader, as federation's references: several
    * `transaction(id)` roots and `_entities` of one request are one statement. Missing or another
-   * owner's: not_found, as the other single-object roots (docs/decisions.md).
+   * owner's: not_found, as the other single-object roots (docs/decisions/graphql-transaction-by-id-and-descriptions.md).
    */
   @Query(() => TransactionType, {
     nullable: true,

@@ -1,5 +1,5 @@
 /**
- * WebSocket close codes of GraphQL subscriptions on /graphql (docs/decisions.md). 4401 is
+ * WebSocket close codes of GraphQL subscriptions on /graphql (docs/decisions/subscriptions.md). 4401 is
  * graphql-transport-ws's own "Unauthorized" and 4408 its "Connection initialisation timeout";
  * 4429 (CONTRACT §18) is the protocol's "too many" code, which a graphql-ws client does not retry.
  * 1013 "Try Again Later" is the standard code for a server shedding load: a graphql-ws client

@@ -4,7 +4,7 @@ import { fundedProject, type FundedProject } from '../../support/fixtures.js';
 /**
  * `dryRun: true` on the six posting mutations (CONTRACT §24): the same payload as the real
  * mutation, the same errors, nothing written. The payload types are the real ones (no marker
- * field): the caller asked for the dry run (docs/decisions.md).
+ * field): the caller asked for the dry run (docs/decisions/dry-runs.md).
  */
 let t: TestApp;
 let e: FundedProject;

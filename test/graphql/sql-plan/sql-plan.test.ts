@@ -93,7 +93,7 @@ async function seedMain(): Promise<void> {
   await setStatus(customers[11], main.projectId, 'suspended');
 }
 
-/** Project 2 shares project 1's primary asset (CONTRACT §3, docs/decisions.md) and has one of its own. */
+/** Project 2 shares project 1's primary asset (CONTRACT §3, docs/decisions/wallet-references-and-status.md) and has one of its own. */
 async function seedShared(): Promise<WalletRef[]> {
   sharedProjectId = (await post('/projects', { name: 'Shared "PTS"', asset_id: main.assetId })).id;
   await post('/assets', { name: 'Local', symbol: 'LOC', fractions: 4, projectId: sharedProjectId });
