@@ -16,7 +16,7 @@ const JournalEntryBody = z
   .object({
     seq: z.number().int().meta({ description: 'From 1, without gaps, in commit order.' }),
     transactionId: z.string(),
-    hash: HASH.meta({ description: 'Lower-case hex SHA-256 of `prevHash + "\\n" + canonical` (CONTRACT §22; README: verifying a journal).' }),
+    hash: HASH.meta({ description: 'Lower-case hex SHA-256 of `prevHash + "\\n" + canonical` (CONTRACT §22; docs/guides/journal-and-analytics.md: verifying a chain yourself).' }),
     prevHash: HASH.meta({ description: "The previous entry's hash; 64 zeros for the first." }),
   })
   .meta({ id: 'JournalEntry' });

@@ -1223,7 +1223,7 @@ export interface components {
             /** @description From 1, without gaps, in commit order. */
             seq: number;
             transactionId: string;
-            /** @description Lower-case hex SHA-256 of `prevHash + "\n" + canonical` (CONTRACT §22; README: verifying a journal). */
+            /** @description Lower-case hex SHA-256 of `prevHash + "\n" + canonical` (CONTRACT §22; docs/guides/journal-and-analytics.md: verifying a chain yourself). */
             hash: string;
             /** @description The previous entry's hash; 64 zeros for the first. */
             prevHash: string;

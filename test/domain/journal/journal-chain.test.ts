@@ -77,9 +77,9 @@ describe('jcs (the test’s own implementation)', () => {
   });
 });
 
-describe('README: verifying a chain yourself', () => {
+describe('docs/guides/journal-and-analytics.md: verifying a chain yourself', () => {
   it('its worked example prints the canonical text and hash computed here', () => {
-    const section = readFileSync('README.md', 'utf8').split('## Journal integrity')[1].split('\n## ')[0];
+    const section = readFileSync('docs/guides/journal-and-analytics.md', 'utf8').split('## Journal integrity')[1].split('\n## ')[0];
     const printed = JSON.parse(/```json\n([\s\S]*?)```/.exec(section)![1]);
     const canonical = jcs({ id: printed.id, date: printed.date, from: printed.from, to: printed.to, amount: '12.50', currency: printed.currency, reference: printed.reference, reverses: printed.reverses, metadata: printed.metadata });
     expect(section).toContain(`# ${canonical}\n`);
