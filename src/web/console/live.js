@@ -4,9 +4,10 @@
 // refused key), `connected` is false and the console keeps polling. `initial: true`: each
 // subscription first sends the wallet as it is at its starting point, so a change made between the
 // console's table read and the subscription starting is shown at once, not at the next re-read.
+/** @import { GqlLedgerEvent, GqlWalletChange, KeySource, WsClient, WsResult } from './types.js' */
+
 const WALLET_CHANGED = `subscription($id: ID!) { walletChanged(walletId: $id, initial: true) {
   id status balances { currency balance held available } } }`;
-/** @import { GqlLedgerEvent, GqlWalletChange, KeySource, WsClient, WsResult } from './types.js' */
 
 /**
  * @param {{ apiKey: KeySource, onWallet: (wallet: GqlWalletChange) => void, onState: (connected: boolean) => void }} callbacks
