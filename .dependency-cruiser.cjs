@@ -9,11 +9,14 @@
  *   http/                  the HTTP kernel: router, route declaration, body parsing, server, /metrics
  *   services.ts, config.ts the wiring of the domain services and the settings
  *   rest/ graphql/ web/    the adapters: each translates one transport, none imports another
+ *   web/console/           the browser's adapter: the console's modules, served as they are; they import
+ *                          only each other (the service is reached over HTTP) and nothing imports them
  *   app.ts start.ts main.ts cli/   entry points: they compose the rest and nothing imports them
  *
  * logger.ts is a leaf every layer may use.
  */
-const ADAPTERS = '^src/(rest|graphql|web)/';
+const ADAPTERS = '^src/(rest|graphql|web/console|web)/';
+const CONSOLE = '^src/web/console/';
 const ENTRY = '^src/(app|start|main)[.]ts$|^src/cli/';
 
 /** `name` may not import any of `targets` (paths under src/). */
@@ -60,6 +63,34 @@ module.exports = {
       severity: 'error',
       from: { path: `${ADAPTERS}` },
       to: { path: ADAPTERS, pathNot: '^src/$1/' },
+    },
+    {
+      name: 'console-imports-only-itself',
+      comment: 'The web console runs in the browser and talks to the service over HTTP: it imports its own files, never a module of the service or a package (the browser could load neither).',
+      severity: 'error',
+      from: { path: `${CONSOLE}.+[.]js$` },
+      to: { pathNot: CONSOLE },
+    },
+    {
+      name: 'console-types-from-the-contract',
+      comment: "The console's types (its .d.ts, never served: types only) describe what it reads: the REST answers from the OpenAPI client's schema, graphql-ws's client. No other type comes from outside its folder.",
+      severity: 'error',
+      from: { path: `${CONSOLE}.+[.]d[.]ts$` },
+      to: { pathNot: `${CONSOLE}|^clients/typescript/src/schema[.]d[.]ts$|node_modules/graphql-ws/` },
+    },
+    {
+      name: 'console-imports-resolve',
+      comment: "Each console import names a file of its folder (./api.js), which the browser loads from /static/console/ beside the importer: one that names no file fails in the browser.",
+      severity: 'error',
+      from: { path: CONSOLE },
+      to: { couldNotResolve: true },
+    },
+    {
+      name: 'console-not-imported',
+      comment: 'The console is the browser\'s code: no module of the service imports it (src/web/assets.ts serves its folder by file name).',
+      severity: 'error',
+      from: { path: '^src/', pathNot: CONSOLE },
+      to: { path: CONSOLE },
     },
     {
       name: 'entry-points-not-imported',

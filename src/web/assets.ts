@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../db/routines.js';
 
@@ -18,19 +18,40 @@ const FILES: Record<string, { file: string; type: string }> = {
   'graphiql-page.js': { file: 'src/web/pages/graphiql-page.js', type: 'text/javascript' },
   'graphiql-page.css': { file: 'src/web/pages/graphiql-page.css', type: 'text/css' },
   'docs-page.js': { file: 'src/web/pages/docs-page.js', type: 'text/javascript' },
-  'console.js': { file: 'src/web/console/console.js', type: 'text/javascript' },
-  'console.css': { file: 'src/web/console/console.css', type: 'text/css' },
-  'console-icon.svg': { file: 'src/web/console/icon.svg', type: 'image/svg+xml' },
-  ...consoleModules(),
 };
 
-/** The console's ES modules, src/web/console/<name>.js served as /static/console-<name>.js (the names its imports use). */
-function consoleModules(): Record<string, { file: string; type: string }> {
-  const names = ['api', 'dom', 'table', 'dialog', 'chart', 'forms', 'live', 'theme', 'wallet-limits', 'wallet-monitors'];
-  const views = ['dashboard', 'program', 'wallets', 'wallet', 'transactions', 'transaction', 'holds', 'events', 'webhooks'];
-  const modules = [...names, ...views.map((v) => `view-${v}`)];
-  return Object.fromEntries(modules.map((m) => [`console-${m}.js`, { file: `src/web/console/${m}.js`, type: 'text/javascript' }]));
+/**
+ * A folder served as it is: each file whose extension is in TYPES, under its own name, so the
+ * relative imports of the console's modules (`./api.js`) resolve to the files they name. The list
+ * is the folder's files, read at first use (not at start): a new module is served without a list
+ * to keep, and a name not in the folder (`../x`, `tsconfig.json`, `types.d.ts`) is not served.
+ */
+const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' };
+
+/** `folder`: absolute, or relative to the project's root. */
+export function servedFolder(folder: string): { names(): string[]; read(name: string): Asset | undefined } {
+  const dir = () => path.resolve(projectRoot(), folder);
+  let files: Map<string, Asset | string> | undefined; // name → its asset once read, its content type before
+  const list = () =>
+    (files ??= new Map(
+      readdirSync(dir(), { withFileTypes: true })
+        .filter((entry) => entry.isFile() && Object.hasOwn(TYPES, path.extname(entry.name)))
+        .map((entry) => [entry.name, TYPES[path.extname(entry.name)]]),
+    ));
+  return {
+    names: () => [...list().keys()],
+    read(name) {
+      const entry = list().get(name);
+      if (typeof entry !== 'string') return entry;
+      const asset = readText(path.join(dir(), name), entry);
+      list().set(name, asset);
+      return asset;
+    },
+  };
 }
+
+/** The web console (src/web/console/), served as /static/console/<file>. */
+export const consoleAssets = servedFolder('src/web/console');
 
 export interface Asset {
   body: string | Buffer;
@@ -49,11 +70,15 @@ export function readAsset(name: string): Asset | undefined {
   if (cached) return cached;
   const entry = Object.hasOwn(FILES, name) ? FILES[name] : undefined;
   if (!entry) return name.startsWith(EXTRACTED) ? extractedAsset(name) : undefined;
-  let text = readFileSync(path.join(projectRoot(), entry.file), 'utf8');
-  if (entry.type === 'text/css') text = extractDataUris(text);
-  const asset = { body: text, type: `${entry.type}; charset=utf-8` };
+  const asset = readText(path.join(projectRoot(), entry.file), entry.type);
   cache.set(name, asset);
   return asset;
+}
+
+function readText(file: string, type: string): Asset {
+  let text = readFileSync(file, 'utf8');
+  if (type === 'text/css') text = extractDataUris(text);
+  return { body: text, type: `${type}; charset=utf-8` };
 }
 
 /**

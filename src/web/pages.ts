@@ -47,11 +47,11 @@ export const consolePage = (nonce: string): string =>
     nonce,
     'Ledger console',
     `<meta name="color-scheme" content="light dark">
-<link rel="icon" href="/static/console-icon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/static/console.css">
-<link rel="modulepreload" href="/static/console-api.js">
-<link rel="modulepreload" href="/static/console-dom.js">`,
+<link rel="icon" href="/static/console/icon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/static/console/console.css">
+<link rel="modulepreload" href="/static/console/api.js">
+<link rel="modulepreload" href="/static/console/dom.js">`,
     `<div id="console"><noscript>The console needs JavaScript.</noscript></div>
 <script src="/static/graphql-ws.js"></script>
-<script type="module" src="/static/console.js"></script>`,
+<script type="module" src="/static/console/console.js"></script>`,
   );

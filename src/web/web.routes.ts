@@ -1,6 +1,6 @@
 import { LedgerError } from '../domain/errors.js';
 import { route, type Reply, type Route } from '../http/route.js';
-import { readAsset } from './assets.js';
+import { consoleAssets, readAsset, type Asset } from './assets.js';
 import { consolePage, docsPage, graphiqlPage } from './pages.js';
 import { newNonce, pageHeaders } from './security-headers.js';
 
@@ -17,15 +17,21 @@ export function webRoutes(): Route[] {
     route({ method: 'GET', path: '/graphql', auth: 'none', html: true, handler: async () => html(graphiqlPage) }),
     route({ method: 'GET', path: '/docs', auth: 'none', handler: async () => html(docsPage) }),
     route({ method: 'GET', path: '/console', auth: 'none', handler: async () => html(consolePage) }),
-    route<undefined, undefined, { name: string }>({
-      method: 'GET',
-      path: '/static/{name}',
-      auth: 'none',
-      handler: async ({ params }) => {
-        const asset = readAsset(params.name);
-        if (!asset) throw new LedgerError('not_found', 'asset not found');
-        return { status: 200, body: undefined, json: asset.body, headers: { 'content-type': asset.type, 'cache-control': 'public, max-age=3600' } };
-      },
-    }),
+    staticRoute('/static/{name}', readAsset),
+    // the console's modules import each other by file name (`./api.js`): served under one folder, those resolve here
+    staticRoute('/static/console/{name}', (name) => consoleAssets.read(name)),
   ];
+}
+
+function staticRoute(path: string, read: (name: string) => Asset | undefined): Route {
+  return route<undefined, undefined, { name: string }>({
+    method: 'GET',
+    path,
+    auth: 'none',
+    handler: async ({ params }) => {
+      const asset = read(params.name);
+      if (!asset) throw new LedgerError('not_found', 'asset not found');
+      return { status: 200, body: undefined, json: asset.body, headers: { 'content-type': asset.type, 'cache-control': 'public, max-age=3600' } };
+    },
+  });
 }

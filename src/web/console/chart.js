@@ -1,12 +1,16 @@
 // A balance-over-time line as plain SVG: no chart library, nothing loaded from elsewhere.
 const NS = 'http://www.w3.org/2000/svg';
 
-/** `points`: [{ date: Date, value: number }] oldest first. */
+/**
+ * `points`: [{ date: Date, value: number }] oldest first.
+ * @param {{ date: Date, value: number }[]} points
+ * @param {{ width?: number, height?: number, label?: string }} [size]
+ */
 export function balanceChart(points, { width = 560, height = 180, label = 'Balance over time' } = {}) {
   const svg = document.createElementNS(NS, 'svg');
   svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
   svg.setAttribute('role', 'img');
-  svg.setAttribute('aria-label', points.length ? `${label}: from ${points[0].value} to ${points.at(-1).value}` : `${label}: no transactions`);
+  svg.setAttribute('aria-label', points.length ? `${label}: from ${points[0].value} to ${points[points.length - 1].value}` : `${label}: no transactions`);
   svg.classList.add('chart');
   if (points.length === 0) return svg;
   const pad = 32;
@@ -14,10 +18,11 @@ export function balanceChart(points, { width = 560, height = 180, label = 'Balan
   const values = points.map((p) => p.value);
   const [t0, t1] = [Math.min(...times), Math.max(...times)];
   const [v0, v1] = [Math.min(0, ...values), Math.max(...values)];
-  const x = (t) => pad + ((t - t0) / (t1 - t0 || 1)) * (width - 2 * pad);
-  const y = (v) => height - pad - ((v - v0) / (v1 - v0 || 1)) * (height - 2 * pad);
+  const x = (/** @type {number} */ t) => pad + ((t - t0) / (t1 - t0 || 1)) * (width - 2 * pad);
+  const y = (/** @type {number} */ v) => height - pad - ((v - v0) / (v1 - v0 || 1)) * (height - 2 * pad);
   const line = document.createElementNS(NS, 'polyline');
   // a step line: a balance holds its value until the next transaction
+  /** @type {string[]} */
   const coords = [];
   points.forEach((p, i) => {
     if (i > 0) coords.push(`${x(p.date.getTime())},${y(points[i - 1].value)}`);
@@ -28,7 +33,7 @@ export function balanceChart(points, { width = 560, height = 180, label = 'Balan
   line.setAttribute('stroke', 'currentColor');
   line.setAttribute('stroke-width', '2');
   svg.append(line);
-  for (const [text, yy] of [[String(v1), pad], [String(v0), height - pad]]) {
+  for (const [text, yy] of /** @type {const} */ ([[String(v1), pad], [String(v0), height - pad]])) {
     const t = document.createElementNS(NS, 'text');
     t.setAttribute('x', '2');
     t.setAttribute('y', String(yy));
@@ -42,6 +47,12 @@ export function balanceChart(points, { width = 560, height = 180, label = 'Balan
  * Amounts per bucket as grouped bars, one colour per key (console.css: .bar-<key>), oldest bucket
  * first: `series` [{ start, <key>: number }]. The axis shows 0, the largest value, and the first
  * and last bucket.
+ */
+/**
+ * @template {string} K
+ * @param {({ start: string } & Record<NoInfer<K>, number>)[]} series
+ * @param {readonly K[]} keys
+ * @param {{ width?: number, height?: number, label?: string }} [size]
  */
 export function seriesChart(series, keys, { width = 960, height = 260, label = 'Series' } = {}) {
   const svg = document.createElementNS(NS, 'svg');
@@ -57,8 +68,9 @@ export function seriesChart(series, keys, { width = 960, height = 260, label = '
   const slot = (width - padLeft) / Math.max(series.length, 1);
   const bar = Math.max(1, (slot * 0.8) / keys.length);
   // a day bucket by its date, an hour bucket by its date and hour (UTC, as the API aligns them)
-  const when = (iso) => (iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : `${iso.slice(0, 13).replace('T', ' ')}h`);
-  const y = (v) => height - padBottom - (max ? (v / max) * (height - padBottom - top) : 0);
+  const when = (/** @type {string} */ iso) => (iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : `${iso.slice(0, 13).replace('T', ' ')}h`);
+  const y = (/** @type {number} */ v) => height - padBottom - (max ? (v / max) * (height - padBottom - top) : 0);
+  /** @type {(tag: string, attrs: Record<string, string | number>, text?: string) => SVGElement} */
   const add = (tag, attrs, text) => {
     const node = document.createElementNS(NS, tag);
     for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, String(value));
@@ -81,7 +93,7 @@ export function seriesChart(series, keys, { width = 960, height = 260, label = '
   add('text', { x: padLeft - 4, y: y(0), 'text-anchor': 'end' }, '0');
   if (series.length) {
     add('text', { x: padLeft, y: height - 6 }, when(series[0].start));
-    add('text', { x: width, y: height - 6, 'text-anchor': 'end' }, when(series.at(-1).start));
+    add('text', { x: width, y: height - 6, 'text-anchor': 'end' }, when(series[series.length - 1].start));
   }
   return svg;
 }

@@ -1,21 +1,25 @@
 // The operator console: a shell (key, project, navigation, theme) and one module per view, each
-// loaded when first opened. Routes are the URL's hash: #/<view>/<id>, so a view can be linked to.
-import { apiKey, rest } from './console-api.js';
-import { el, failure } from './console-dom.js';
-import { themeToggle } from './console-theme.js';
+// loaded when first opened. Routes are the URL's hash: #/<view>/<id>, so a view can be linked to;
+// #/wallets/<id> and #/transactions/<id> open the view of one (`one`).
+import { ApiError, apiKey, rest } from './api.js';
+import { el, failure } from './dom.js';
+import { themeToggle } from './theme.js';
+/** @import { Answer, Ctx, ViewModule } from './types.js' */
 
+/** @type {{ path: string, label: string, load: () => Promise<ViewModule>, one?: () => Promise<ViewModule> }[]} */
 const VIEWS = [
-  { path: 'dashboard', label: 'Dashboard', load: () => import('./console-view-dashboard.js') },
-  { path: 'program', label: 'Program', load: () => import('./console-view-program.js') },
-  { path: 'wallets', label: 'Wallets', load: () => import('./console-view-wallets.js') },
-  { path: 'transactions', label: 'Transactions', load: () => import('./console-view-transactions.js') },
-  { path: 'holds', label: 'Holds', load: () => import('./console-view-holds.js') },
-  { path: 'events', label: 'Events', load: () => import('./console-view-events.js') },
-  { path: 'webhooks', label: 'Webhooks', load: () => import('./console-view-webhooks.js') },
+  { path: 'dashboard', label: 'Dashboard', load: () => import('./view-dashboard.js') },
+  { path: 'program', label: 'Program', load: () => import('./view-program.js') },
+  { path: 'wallets', label: 'Wallets', load: () => import('./view-wallets.js'), one: () => import('./view-wallet.js') },
+  { path: 'transactions', label: 'Transactions', load: () => import('./view-transactions.js'), one: () => import('./view-transaction.js') },
+  { path: 'holds', label: 'Holds', load: () => import('./view-holds.js') },
+  { path: 'events', label: 'Events', load: () => import('./view-events.js') },
+  { path: 'webhooks', label: 'Webhooks', load: () => import('./view-webhooks.js') },
 ];
 const PROJECT = 'ledger.console.project';
 
-const root = document.getElementById('console');
+const root = /** @type {HTMLElement} */ (document.getElementById('console')); // pages.ts: the console page has it
+/** @type {Ctx} */
 const ctx = {
   projects: [],
   project: null,
@@ -27,12 +31,13 @@ const ctx = {
   go: (hash) => (location.hash === hash ? route() : (location.hash = hash)),
   reloadProjects: (selectId) => loadProjects(selectId),
 };
-let leave = null; // the open view's clean-up (subscriptions, timers)
+/** @type {(() => void) | null} the open view's clean-up (subscriptions, timers) */
+let leave = null;
 let routing = 0;
 
 function shell() {
   if (!apiKey.get()) return signIn();
-  const select = el('select', { id: 'project', onchange: (e) => chooseProject(e.target.value) });
+  const select = el('select', { id: 'project', onchange: () => { chooseProject(select.value); } });
   root.replaceChildren(
     el('a', { class: 'skip', href: '#view' }, 'Skip to content'),
     el('header', { class: 'top' },
@@ -60,26 +65,29 @@ function signIn() {
   );
 }
 
+/** @param {string | number | null} selectId the project to choose, when the key has it */
 async function loadProjects(selectId) {
-  const view = document.getElementById('view');
   try {
+    /** @type {[Answer<'getPlan'>, Answer<'listProjects'>]} */
     const [plan, page] = await Promise.all([rest('GET', '/user/plan'), rest('GET', '/projects', { query: { limit: 100 } })]);
     ctx.plan = plan;
     ctx.projects = page.projects;
   } catch (error) {
-    if (error.code === 'unauthorized') {
+    if (error instanceof ApiError && error.code === 'unauthorized') {
       apiKey.clear();
       signIn();
-      document.getElementById('key-form').prepend(el('p', { class: 'error', role: 'alert' }, 'That key was refused (unauthorized).'));
+      document.getElementById('key-form')?.prepend(el('p', { class: 'error', role: 'alert' }, 'That key was refused (unauthorized).'));
       return;
     }
-    view.replaceChildren(failure(error, 'Projects'));
+    document.getElementById('view')?.replaceChildren(failure(error, 'Projects'));
     return;
   }
+  // the key was forgotten while the projects loaded: the sign-in form replaced the shell
+  const select = /** @type {HTMLSelectElement | null} */ (document.getElementById('project'));
+  if (!select) return;
   const wanted = ctx.projects.find((p) => String(p.id) === String(selectId)) ?? ctx.projects[0] ?? null;
   ctx.project = wanted;
   if (wanted) sessionStorage.setItem(PROJECT, String(wanted.id));
-  const select = document.getElementById('project');
   select.replaceChildren(
     ...(ctx.projects.length ? [] : [el('option', { value: '' }, 'No project yet')]),
     ...ctx.projects.map((p) => el('option', { value: p.id, selected: p === wanted }, `${p.name} (#${p.id})`)),
@@ -88,6 +96,7 @@ async function loadProjects(selectId) {
   await route();
 }
 
+/** @param {string} id */
 function chooseProject(id) {
   ctx.project = ctx.projects.find((p) => String(p.id) === id) ?? null;
   if (ctx.project) sessionStorage.setItem(PROJECT, id);
@@ -100,16 +109,16 @@ async function route() {
   if (!view || !apiKey.get()) return;
   const [path, ...params] = location.hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
   const target = VIEWS.find((v) => v.path === path) ?? VIEWS[0];
-  for (const link of document.querySelectorAll('nav.views a')) {
+  for (const link of /** @type {NodeListOf<HTMLAnchorElement>} */ (document.querySelectorAll('nav.views a'))) {
     if (link.dataset.view === target.path) link.setAttribute('aria-current', 'page');
     else link.removeAttribute('aria-current');
   }
   leave?.();
   leave = null;
   const mine = ++routing;
-  ctx.params = params.filter(Boolean);
   document.title = `${target.label} · Ledger console`;
-  const module = await target.load();
+  ctx.params = params.filter(Boolean);
+  const module = await (ctx.params.length && target.one ? target.one() : target.load());
   if (mine !== routing) return; // another navigation started meanwhile
   const container = el('div', { class: `view view-${target.path}`, 'data-view': target.path });
   view.replaceChildren(container);

@@ -1,8 +1,17 @@
 // The money moves the console offers, declared once: a form is its fields and the mutation it
 // runs. Adding a verb is one entry here; openMoneyForm shows one in a dialog.
-import { gql } from './console-api.js';
-import { openForm } from './console-dialog.js';
+import { gql } from './api.js';
+import { openForm } from './dialog.js';
+/** @import { FormValues } from './types.js' */
 
+/**
+ * @typedef {keyof typeof FIELD_LABELS} MoneyField
+ * @typedef {{ id: string, title: string, fields: MoneyField[], mutation: string,
+ *   variables: (projectId: number | null, values: FormValues) => Record<string, unknown> }} MoneyForm
+ * @typedef {{ id?: string, hold?: { id: string } }} MoneyResult what the views read of a mutation's answer
+ */
+
+/** @type {MoneyForm[]} */
 export const FORMS = [
   {
     id: 'transfer',
@@ -60,18 +69,31 @@ export const FIELD_LABELS = {
 };
 
 // Optional fields; every other one is required.
+/** @type {Partial<Record<MoneyField, boolean | ((formId: string) => boolean)>>} */
 const OPTIONAL = { expiresIn: true, amount: (id) => !['transfer', 'seed', 'hold'].includes(id) };
 
-/** Opens the form `id` (a FORMS entry) in a dialog, `values` prefilled; `done(result)` after it succeeds. */
+/**
+ * Opens the form `id` (a FORMS entry) in a dialog, `values` prefilled; `done(result)` after it succeeds.
+ * @param {string} id
+ * @param {number | null} projectId
+ * @param {Partial<Record<MoneyField, string>>} values
+ * @param {(result: MoneyResult) => Promise<void>} done
+ */
 export function openMoneyForm(id, projectId, values, done) {
   const spec = FORMS.find((f) => f.id === id);
-  const optional = (field) => (typeof OPTIONAL[field] === 'function' ? OPTIONAL[field](id) : OPTIONAL[field] ?? false);
+  if (!spec) throw new Error(`no money form "${id}"`);
+  const optional = (/** @type {MoneyField} */ field) => {
+    const rule = OPTIONAL[field];
+    return typeof rule === 'function' ? rule(id) : rule ?? false;
+  };
   openForm({
     id: spec.id,
     title: spec.title,
     fields: spec.fields.map((name) => ({ name, label: FIELD_LABELS[name], required: !optional(name), value: values[name] ?? '', inputmode: name === 'amount' || name === 'expiresIn' ? 'decimal' : null })),
     onSubmit: async (v) => {
-      await done(Object.values(await gql(spec.mutation, spec.variables(projectId, v)))[0]);
+      /** @type {Record<string, MoneyResult>} */
+      const data = await gql(spec.mutation, spec.variables(projectId, v));
+      await done(Object.values(data)[0]);
     },
   });
 }

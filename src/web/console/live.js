@@ -4,17 +4,25 @@
 // refused key), `connected` is false and the console keeps polling. `initial: true`: each
 // subscription first sends the wallet as it is at its starting point, so a change made between the
 // console's table read and the subscription starting is shown at once, not at the next re-read.
+/** @import { GqlLedgerEvent, GqlWalletChange, KeySource, WsClient, WsResult } from './types.js' */
+
 const WALLET_CHANGED = `subscription($id: ID!) { walletChanged(walletId: $id, initial: true) {
   id status balances { currency balance held available } } }`;
 
+/**
+ * @param {{ apiKey: KeySource, onWallet: (wallet: GqlWalletChange) => void, onState: (connected: boolean) => void }} callbacks
+ */
 export function liveWallets({ apiKey, onWallet, onState }) {
   const url = new URL('/graphql', location.href).toString().replace(/^http/, 'ws');
-  const subscriptions = new Map(); // wallet id → dispose
+  /** @type {Map<string, () => void>} wallet id → dispose */
+  const subscriptions = new Map();
+  /** @type {WsClient | null} */
   let client = null;
+  /** @type {string | null} */
   let clientKey = null;
   let connected = false;
 
-  const setConnected = (value) => {
+  const setConnected = (/** @type {boolean} */ value) => {
     if (connected === value) return;
     connected = value;
     onState(value);
@@ -41,7 +49,10 @@ export function liveWallets({ apiKey, onWallet, onState }) {
     get connected() {
       return connected;
     },
-    /** Follows exactly these wallets: subscribes to the new ones, completes the others. */
+    /**
+     * Follows exactly these wallets: subscribes to the new ones, completes the others.
+     * @param {string[]} walletIds
+     */
     watch(walletIds) {
       const live = clientForKey();
       if (!live) return;
@@ -55,7 +66,7 @@ export function liveWallets({ apiKey, onWallet, onState }) {
         if (subscriptions.has(id)) continue;
         const forget = () => subscriptions.delete(id);
         subscriptions.set(id, live.subscribe({ query: WALLET_CHANGED, variables: { id } }, {
-          next: (result) => result.data?.walletChanged && onWallet(result.data.walletChanged),
+          next: (/** @type {WsResult<{ walletChanged: GqlWalletChange }>} */ result) => result.data?.walletChanged && onWallet(result.data.walletChanged),
           error: forget, // polling covers it; the next watch() subscribes again
           complete: forget,
         }));
@@ -77,6 +88,9 @@ const LEDGER_EVENTS = `subscription($projectId: ID!) { ledgerEvents(projectId: $
  * A project's events as they commit (ledgerEvents), each once in `seq` order, on a socket of its
  * own that closes with stop(). Without a socket, `onState(false)` and the view reads pages instead.
  */
+/**
+ * @param {{ apiKey: KeySource, projectId: number | null, onEvent: (event: GqlLedgerEvent) => void, onState: (connected: boolean) => void }} callbacks
+ */
 export function liveEvents({ apiKey, projectId, onEvent, onState }) {
   if (typeof graphqlWs === 'undefined' || typeof WebSocket === 'undefined') {
     onState(false);
@@ -89,7 +103,7 @@ export function liveEvents({ apiKey, projectId, onEvent, onState }) {
     on: { connected: () => onState(true), closed: () => onState(false) },
   });
   const dispose = client.subscribe({ query: LEDGER_EVENTS, variables: { projectId } }, {
-    next: (result) => result.data?.ledgerEvents && onEvent(result.data.ledgerEvents),
+    next: (/** @type {WsResult<{ ledgerEvents: GqlLedgerEvent }>} */ result) => result.data?.ledgerEvents && onEvent(result.data.ledgerEvents),
     error: () => onState(false),
     complete: () => onState(false),
   });

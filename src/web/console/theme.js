@@ -1,10 +1,12 @@
 // Light and dark: the system's preference (prefers-color-scheme) unless the operator picks one,
 // which is kept in localStorage and set as <html data-theme>; console.css reads both.
-import { el } from './console-dom.js';
+import { el } from './dom.js';
 
 const KEY = 'ledger.console.theme';
+/** @type {Record<string, string>} */
 const NEXT = { auto: 'dark', dark: 'light', light: 'auto' };
 
+/** @param {string} theme auto, dark or light */
 function apply(theme) {
   if (theme === 'auto') delete document.documentElement.dataset.theme;
   else document.documentElement.dataset.theme = theme;

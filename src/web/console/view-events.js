@@ -1,26 +1,35 @@
 // The project's events feed (CONTRACT §16): the latest events, then each new one as it commits
 // (ledgerEvents over the subscription socket), newest first; without a socket it re-reads.
-import { apiKey, gql, rest } from './console-api.js';
-import { el, failure, heading, loading, noProject, notice, time } from './console-dom.js';
-import { liveEvents } from './console-live.js';
+import { apiKey, gql, rest } from './api.js';
+import { el, failure, heading, loading, noProject, notice, time } from './dom.js';
+import { liveEvents } from './live.js';
+/** @import { Answer, BalanceCrossing, Ctx, Hold, LedgerEvent, Transaction, Wallet } from './types.js' */
+/** @typedef {Pick<LedgerEvent, 'seq' | 'type' | 'data' | 'created_at'>} FeedEvent an event of the feed, read or live */
 
 const SHOWN = 200;
 const POLL_MS = 5000;
 
+/**
+ * @param {HTMLElement} view
+ * @param {Ctx} ctx
+ */
 export function mount(view, ctx) {
   view.append(heading('Events'));
   if (!ctx.project) return void view.append(noProject());
-  const events = []; // newest first
+  /** @type {FeedEvent[]} newest first */
+  const events = [];
   let type = '';
+  /** @type {string | null} */
   let shownTypes = null;
   let lastSeq = 0;
   let started = false;
   let connected = false;
   const liveNote = el('p', { id: 'events-live', role: 'status', class: 'muted' });
-  const filter = el('select', { id: 'event-type', onchange: (e) => { type = e.target.value; draw(); } });
+  const filter = el('select', { id: 'event-type', onchange: () => { type = filter.value; draw(); } });
   const list = el('div', {}, loading('events'));
   view.append(el('div', { class: 'toolbar' }, el('label', { for: 'event-type' }, 'Type'), filter, liveNote), list);
 
+  /** @param {FeedEvent[]} batch */
   function add(batch) {
     for (const event of batch) {
       if (event.seq <= lastSeq) continue; // the subscription and a page may both bring it
@@ -36,7 +45,7 @@ export function mount(view, ctx) {
     // rebuilt only when a new type appears, so a live event does not close the open select
     if (types.join() !== shownTypes) {
       shownTypes = types.join();
-      filter.replaceChildren(el('option', { value: '' }, 'all'), types.map((t) => el('option', { value: t, selected: t === type }, t)));
+      filter.replaceChildren(el('option', { value: '' }, 'all'), ...types.map((t) => el('option', { value: t, selected: t === type }, t)));
     }
     const shown = events.filter((e) => !type || e.type === type);
     if (!shown.length) return list.replaceChildren(notice('empty', 'No events yet', 'Every posting, hold and status change writes one; they appear here as they commit.'));
@@ -49,17 +58,19 @@ export function mount(view, ctx) {
   let chain = Promise.resolve();
   const catchUp = () => (chain = chain.then(readPages));
   /** A live event next in seq is shown; one after a gap (committed while the socket was starting) reads the pages up to it. */
-  const received = (event) => (chain = chain.then(() => (event.seq === lastSeq + 1 ? add([event]) : event.seq > lastSeq ? readPages() : undefined)));
+  const received = (/** @type {FeedEvent} */ event) => (chain = chain.then(() => (event.seq === lastSeq + 1 ? add([event]) : event.seq > lastSeq ? readPages() : undefined)));
 
   /** The latest events: from about SHOWN before the end (seq is gapless per project), forward to the end. */
   async function readPages() {
     try {
       if (!started) {
         started = true;
+        /** @type {{ events: { totalCount: number } }} */
         const { events: count } = await gql(`query($projectId: ID!) { events(projectId: $projectId, first: 0) { totalCount } }`, { projectId: ctx.projectId });
         lastSeq = Math.max(0, count.totalCount - SHOWN);
       }
       for (let more = true; more; ) {
+        /** @type {Answer<'listEvents'>} */
         const page = await rest('GET', '/events', { query: { projectId: ctx.projectId, after: lastSeq, limit: 100 } });
         add(page.events);
         more = page.pagination.hasMore;
@@ -73,7 +84,7 @@ export function mount(view, ctx) {
   const live = liveEvents({
     apiKey,
     projectId: ctx.projectId,
-    onEvent: (e) => received({ ...e, created_at: e.createdAt }),
+    onEvent: (e) => received({ type: e.type, seq: e.seq, data: e.data, created_at: e.createdAt }),
     onState: (on) => {
       connected = on;
       liveNote.textContent = on ? 'Live: new events appear as they commit.' : `Refreshing every ${POLL_MS / 1000} s.`;
@@ -88,11 +99,26 @@ export function mount(view, ctx) {
   };
 }
 
+/**
+ * One line of what the event says; its type tells which resource its data is (CONTRACT §16).
+ * @param {FeedEvent} e
+ */
 function summary(e) {
-  const d = e.data;
-  if (e.type === 'transaction.posted' || e.type === 'points.expired') return `${d.amount} ${d.currency} ${d.from} → ${d.to}`;
-  if (e.type.startsWith('hold.')) return `${d.amount} ${d.currency} ${d.from} → ${d.to}, ${d.status}`;
-  if (e.type === 'wallet.status_changed') return `${d.address} is ${d.status}`;
-  if (e.type === 'balance.threshold_crossed') return `${d.address} ${d.field} ${d.previous} → ${d.current} crossed ${d.operator} ${d.value} ${d.currency}`;
+  if (e.type === 'transaction.posted' || e.type === 'points.expired') {
+    const d = /** @type {Transaction} */ (e.data);
+    return `${d.amount} ${d.currency} ${d.from} → ${d.to}`;
+  }
+  if (e.type.startsWith('hold.')) {
+    const d = /** @type {Hold} */ (e.data);
+    return `${d.amount} ${d.currency} ${d.from} → ${d.to}, ${d.status}`;
+  }
+  if (e.type === 'wallet.status_changed') {
+    const d = /** @type {Wallet} */ (e.data);
+    return `${d.address} is ${d.status}`;
+  }
+  if (e.type === 'balance.threshold_crossed') {
+    const d = /** @type {BalanceCrossing} */ (e.data);
+    return `${d.address} ${d.field} ${d.previous} → ${d.current} crossed ${d.operator} ${d.value} ${d.currency}`;
+  }
   return '';
 }

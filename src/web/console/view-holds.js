@@ -1,20 +1,26 @@
 // A project's holds (CONTRACT §10), newest first, filtered by status and wallet, with capture and
 // void on the pending ones and a form for a new hold.
-import { rest } from './console-api.js';
-import { button, el, failure, flashLine, heading, loading, noProject, notice, time } from './console-dom.js';
-import { openMoneyForm } from './console-forms.js';
-import { dataTable } from './console-table.js';
+import { rest } from './api.js';
+import { button, el, failure, flashLine, heading, loading, noProject, notice, time } from './dom.js';
+import { openMoneyForm } from './forms.js';
+import { dataTable } from './table.js';
+/** @import { MoneyResult } from './forms.js' */
+/** @import { Answer, Ctx, Hold } from './types.js' */
 
 const STATUSES = ['', 'pending', 'captured', 'voided', 'expired'];
 const PAGE_SIZE = 50;
 
+/**
+ * @param {HTMLElement} view
+ * @param {Ctx} ctx
+ */
 export function mount(view, ctx) {
   if (!ctx.project) return void view.append(heading('Holds'), noProject());
   const flash = flashLine();
   const list = el('div', {}, loading('holds'));
   const state = { status: 'pending', walletId: '', page: 1 };
-  const done = (what) => async (result) => { flash.say(`${what}: ${result.hold?.id ?? result.id}`); await load(); };
-  const status = el('select', { id: 'hold-status', onchange: (e) => { state.status = e.target.value; state.page = 1; void load(); } }, STATUSES.map((s) => el('option', { value: s, selected: s === state.status }, s || 'any')));
+  const done = (/** @type {string} */ what) => async (/** @type {MoneyResult} */ result) => { flash.say(`${what}: ${result.hold?.id ?? result.id}`); await load(); };
+  const status = el('select', { id: 'hold-status', onchange: () => { state.status = status.value; state.page = 1; void load(); } }, STATUSES.map((s) => el('option', { value: s, selected: s === state.status }, s || 'any')));
   const wallet = el('input', { id: 'hold-wallet', type: 'search', placeholder: 'id or address' });
   const filters = el('form', { class: 'toolbar', 'aria-label': 'Filter holds', onsubmit: (e) => { e.preventDefault(); state.walletId = wallet.value.trim(); state.page = 1; void load(); } },
     el('label', { for: 'hold-status' }, 'Status'), status, el('label', { for: 'hold-wallet' }, 'Wallet'), wallet, el('button', { type: 'submit' }, 'Filter'));
@@ -22,6 +28,7 @@ export function mount(view, ctx) {
 
   async function load() {
     try {
+      /** @type {Answer<'listHolds'>} */
       const { holds, pagination } = await rest('GET', '/holds', { query: { projectId: ctx.projectId, status: state.status, walletId: state.walletId, page: state.page, limit: PAGE_SIZE } });
       list.replaceChildren(
         dataTable({
@@ -52,6 +59,7 @@ export function mount(view, ctx) {
     }
   }
 
+  /** @param {Hold} hold */
   function actions(hold) {
     if (hold.status !== 'pending') return hold.transactionId ? el('a', { href: `#/transactions/${hold.transactionId}` }, 'Transaction') : '';
     return el('span', { class: 'row-actions' },

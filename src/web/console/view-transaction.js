@@ -1,15 +1,26 @@
 // One transaction: its parties (linked to their wallets), amount, reference and metadata, what
-// reversed it, and a form to reverse it. Read by id through the subgraph's _entities (REST has no
-// GET /transactions/{id}).
-import { gql, rest } from './console-api.js';
-import { button, code, el, failure, flashLine, heading, loading, time } from './console-dom.js';
-import { openMoneyForm } from './console-forms.js';
-import { transactionTable } from './console-view-transactions.js';
+// reversed it, and a form to reverse it. Read by id with the `transaction(id)` query (REST has no
+// GET /transactions/{id}); a missing one, or another owner's, is its not_found error.
+import { gql, rest } from './api.js';
+import { button, code, el, failure, flashLine, heading, loading, time } from './dom.js';
+import { openMoneyForm } from './forms.js';
+import { transactionTable } from './view-transactions.js';
+/** @import { Answer, Ctx, Decimal, WalletTypeName } from './types.js' */
+/**
+ * @typedef {{ id: string, address: string, type: WalletTypeName }} Party
+ * @typedef {{ id: string, amount: Decimal, currency: string, from: string, to: string, date: string,
+ *   reference: string | null, metadata: Record<string, unknown>, reverses: string | null, reversedAmount: Decimal,
+ *   fromWallet: Party | null, toWallet: Party | null }} OneTransaction QUERY's selection
+ */
 
-const QUERY = `query($reps: [_Any!]!) { _entities(representations: $reps) { ... on Transaction {
-  id amount currency from to date balance reference metadata reverses reversedAmount
-  fromWallet { id address type } toWallet { id address type } } } }`;
+const QUERY = `query($id: ID!) { transaction(id: $id) {
+  id amount currency from to date reference metadata reverses reversedAmount
+  fromWallet { id address type } toWallet { id address type } } }`;
 
+/**
+ * @param {HTMLElement} view
+ * @param {Ctx} ctx
+ */
 export function mount(view, ctx) {
   const id = ctx.params[0];
   const flash = flashLine();
@@ -18,9 +29,9 @@ export function mount(view, ctx) {
 
   async function load() {
     try {
-      const data = await gql(QUERY, { reps: [{ __typename: 'Transaction', id }] });
-      const t = data._entities[0];
-      if (!t) throw Object.assign(new Error('No transaction with this id in your projects.'), { code: 'not_found' });
+      /** @type {{ transaction: OneTransaction }} */
+      const { transaction: t } = await gql(QUERY, { id });
+      /** @type {Answer<'searchTransactions'>} */
       const reversals = await rest('GET', '/transactions/search', { query: { projectId: ctx.projectId, reverses: t.id, limit: 100 } });
       body.replaceChildren(
         heading(`Transaction ${t.id.slice(0, 8)}`, t.reverses || t.to === '@expired' ? null : button('Reverse…', () => openMoneyForm('reverse', ctx.projectId, { transactionId: t.id }, async (r) => { flash.say(`Reversal ${r.id} posted.`); await load(); }))),
@@ -30,7 +41,6 @@ export function mount(view, ctx) {
           el('dt', {}, 'Amount'), el('dd', { 'data-field': 'amount' }, `${t.amount} ${t.currency}`),
           el('dt', {}, 'From'), el('dd', { 'data-field': 'from' }, party(t.from, t.fromWallet)),
           el('dt', {}, 'To'), el('dd', { 'data-field': 'to' }, party(t.to, t.toWallet)),
-          el('dt', {}, 'Sender’s balance after'), el('dd', {}, t.balance ?? ''),
           el('dt', {}, 'Reference'), el('dd', {}, t.reference ?? '—'),
           el('dt', {}, 'Reverses'), el('dd', {}, t.reverses ? el('a', { href: `#/transactions/${t.reverses}` }, t.reverses) : '—'),
           el('dt', {}, 'Reversed so far'), el('dd', { 'data-field': 'reversedAmount' }, `${t.reversedAmount} ${t.currency}`)),
@@ -45,4 +55,4 @@ export function mount(view, ctx) {
 }
 
 /** An address, linked to its wallet when it is one (not @mint or @expired). */
-const party = (address, wallet) => (wallet ? el('a', { href: `#/wallets/${wallet.id}` }, address, ` (${wallet.type.toLowerCase()})`) : address);
+const party = (/** @type {string} */ address, /** @type {Party | null} */ wallet) => (wallet ? el('a', { href: `#/wallets/${wallet.id}` }, address, ` (${wallet.type.toLowerCase()})`) : address);

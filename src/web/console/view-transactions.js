@@ -1,8 +1,10 @@
 // Project-wide transaction search (CONTRACT §21): every filter of GET /transactions/search, pages
-// by its opaque cursor, results sortable on the page. #/transactions/<id> opens one transaction.
-import { rest } from './console-api.js';
-import { button, el, failure, heading, loading, noProject, notice, time } from './console-dom.js';
-import { dataTable } from './console-table.js';
+// by its opaque cursor, results sortable on the page. #/transactions/<id> is
+// one transaction (view-transaction.js).
+import { rest } from './api.js';
+import { button, el, failure, heading, loading, noProject, notice, time } from './dom.js';
+import { dataTable } from './table.js';
+/** @import { Answer, Ctx, Transaction } from './types.js' */
 
 const FILTERS = [
   ['walletId', 'Wallet (id or address, either side)'],
@@ -18,13 +20,11 @@ const FILTERS = [
   ['reverses', 'Reversals of (transaction id)'],
 ];
 
+/**
+ * @param {HTMLElement} view
+ * @param {Ctx} ctx
+ */
 export function mount(view, ctx) {
-  if (ctx.params[0]) {
-    let leave = null;
-    let gone = false;
-    void import('./console-view-transaction.js').then((m) => { if (!gone) leave = m.mount(view, ctx); });
-    return () => { gone = true; leave?.(); };
-  }
   view.append(heading('Transactions'));
   if (!ctx.project) return void view.append(noProject());
   const results = el('div', {});
@@ -33,6 +33,7 @@ export function mount(view, ctx) {
   void search({}, results, ctx);
 }
 
+/** @param {(query: Record<string, string>) => void} onSearch */
 function filterForm(onSearch) {
   const fields = FILTERS.map(([name, label, type]) => el('div', { class: 'field' }, el('label', { for: `filter-${name}` }, label), el('input', { id: `filter-${name}`, name, type: type ?? 'text', step: type ? '1' : null })));
   const metadata = el('div', { class: 'field wide' }, el('label', { for: 'filter-metadata' }, 'Metadata (key=value, one pair per line)'), el('textarea', { id: 'filter-metadata', name: 'metadata', rows: '2' }));
@@ -43,12 +44,14 @@ function filterForm(onSearch) {
     el('div', { class: 'dialog-actions' }, el('button', { type: 'reset' }, 'Clear'), el('button', { type: 'submit', class: 'primary' }, 'Search')));
   form.addEventListener('submit', (e) => {
     e.preventDefault();
+    /** @type {Record<string, string>} */
     const query = {};
+    const text = (/** @type {string} */ name) => /** @type {HTMLInputElement | HTMLTextAreaElement} */ (form.elements.namedItem(name)).value;
     for (const [name, , type] of FILTERS) {
-      const value = form.elements.namedItem(name).value.trim();
+      const value = text(name).trim();
       if (value) query[name] = type === 'datetime-local' ? new Date(value).toISOString() : value;
     }
-    for (const line of form.elements.namedItem('metadata').value.split('\n')) {
+    for (const line of text('metadata').split('\n')) {
       const at = line.indexOf('=');
       if (at > 0) query[`metadata.${line.slice(0, at).trim()}`] = line.slice(at + 1).trim();
     }
@@ -57,15 +60,23 @@ function filterForm(onSearch) {
   return form;
 }
 
+/**
+ * @param {Record<string, string>} query
+ * @param {HTMLElement} results
+ * @param {Ctx} ctx
+ */
 async function search(query, results, ctx) {
   results.replaceChildren(loading('transactions'));
+  /** @type {Transaction[]} */
   const rows = [];
   const more = button('Load more', () => void page(), { class: 'more' });
   const count = el('p', { class: 'muted', role: 'status' });
   const table = el('div', {});
+  /** @param {string} [after] */
   async function page(after) {
     try {
       more.disabled = true;
+      /** @type {Answer<'searchTransactions'>} */
       const answer = await rest('GET', '/transactions/search', { query: { projectId: ctx.projectId, ...query, limit: 50, after: after ?? cursor } });
       rows.push(...answer.transactions);
       cursor = answer.pagination.nextAfter;
@@ -78,10 +89,15 @@ async function search(query, results, ctx) {
       results.replaceChildren(failure(error, 'Transactions'));
     }
   }
+  /** @type {string | null | undefined} the next page's `after` */
   let cursor;
   await page();
 }
 
+/**
+ * @param {Transaction[]} rows
+ * @param {Node} empty
+ */
 export function transactionTable(rows, empty) {
   return dataTable({
     columns: [

@@ -1,16 +1,21 @@
 // One wallet: its balances (live), status control, balance chart and history, and the limits and
 // balance monitors that apply to it.
-import { apiKey, errorText, gql, rest } from './console-api.js';
-import { balanceChart } from './console-chart.js';
-import { button, code, el, failure, heading, loading, time } from './console-dom.js';
-import { liveWallets } from './console-live.js';
-import { dataTable } from './console-table.js';
-import { BALANCE_FIELDS } from './console-view-wallets.js';
-import { limitsPanel } from './console-wallet-limits.js';
-import { monitorsPanel } from './console-wallet-monitors.js';
+import { ApiError, apiKey, errorText, gql, rest } from './api.js';
+import { balanceChart } from './chart.js';
+import { code, el, failure, heading, loading, time } from './dom.js';
+import { liveWallets } from './live.js';
+import { dataTable } from './table.js';
+import { BALANCE_FIELDS } from './view-wallets.js';
+import { limitsPanel } from './wallet-limits.js';
+import { monitorsPanel } from './wallet-monitors.js';
+/** @import { Ctx, GqlBalance, GqlWalletWithHistory } from './types.js' */
 
 const STATUSES = ['active', 'suspended', 'closed'];
 
+/**
+ * @param {HTMLElement} view
+ * @param {Ctx} ctx
+ */
 export function mount(view, ctx) {
   const id = ctx.params[0];
   const summary = el('div', { id: 'wallet', 'aria-live': 'polite' }, loading('the wallet'));
@@ -18,19 +23,20 @@ export function mount(view, ctx) {
   const activity = el('div', { id: 'wallet-activity' });
   view.append(el('p', { class: 'crumbs' }, el('a', { href: '#/wallets' }, '← Wallets')), summary, extras, activity);
 
-  let wallet = null;
+  let first = true;
   async function load() {
     try {
+      /** @type {{ wallet: GqlWalletWithHistory | null }} */
       const data = await gql(
         `query($id: ID!) { wallet(id: $id) { id address type status createdAt balances { currency ${BALANCE_FIELDS.join(' ')} }
            transactions(first: 100) { edges { node { id amount currency from to date balance } } } } }`,
         { id },
       );
-      if (!data.wallet) throw Object.assign(new Error('No wallet with this id in your projects.'), { code: 'not_found' });
-      const first = !wallet;
-      wallet = data.wallet;
-      draw();
+      const wallet = data.wallet;
+      if (!wallet) throw new ApiError('not_found', 'No wallet with this id in your projects.', {}, 404);
+      draw(wallet);
       if (first) extras.replaceChildren(limitsPanel(ctx, wallet), monitorsPanel(ctx, wallet));
+      first = false;
     } catch (error) {
       summary.replaceChildren(failure(error, 'The wallet'));
     }
@@ -39,14 +45,16 @@ export function mount(view, ctx) {
   // the status form stays in place across re-reads (a live change must not reset a choice being made)
   const facts = el('div', {});
   const balances = el('div', {});
+  /** @type {{ form: HTMLFormElement, show: (status: string) => void } | null} */
   let status = null;
 
-  function draw() {
+  /** @param {GqlWalletWithHistory} wallet */
+  function draw(wallet) {
     const history = wallet.transactions.edges.map((e) => e.node);
     const currency = wallet.balances[0]?.currency;
     const points = history.filter((t) => t.currency === currency).reverse().map((t) => ({ date: new Date(t.date), value: Number(t.balance) }));
     if (!status) {
-      status = statusControl();
+      status = statusControl(wallet.id);
       summary.replaceChildren(facts, status.form, balances);
     }
     status.show(wallet.status.toLowerCase());
@@ -61,7 +69,7 @@ export function mount(view, ctx) {
       dataTable({
         caption: 'Balances',
         className: 'balances',
-        columns: [{ key: 'currency', label: 'Currency' }, ...BALANCE_FIELDS.map((f) => ({ key: f, label: f, num: true, value: (b) => Number(b[f]), render: (b) => b[f], field: () => f }))],
+        columns: [{ key: 'currency', label: 'Currency' }, ...BALANCE_FIELDS.map((f) => ({ key: f, label: f, num: true, value: (/** @type {GqlBalance} */ b) => Number(b[f]), render: (/** @type {GqlBalance} */ b) => b[f], field: () => f }))],
         rows: wallet.balances,
         empty: el('p', { class: 'muted' }, 'The project has no asset yet.'),
       }));
@@ -85,20 +93,24 @@ export function mount(view, ctx) {
     );
   }
 
-  /** The status select and its button; `show(status)` follows the wallet's status when it changes. */
-  function statusControl() {
+  /**
+   * The status select and its button; `show(status)` follows the wallet's status when it changes.
+   * @param {string} walletId
+   */
+  function statusControl(walletId) {
     const select = el('select', { id: 'wallet-status' }, STATUSES.map((s) => el('option', { value: s }, s)));
     const button = el('button', { type: 'submit' }, 'Change status');
     const hint = el('small', { class: 'hint' });
     const result = el('output', { id: 'wallet-status-result', class: 'result', 'aria-live': 'polite' });
     const form = el('form', { class: 'inline-form', 'aria-label': 'Wallet status' }, el('label', { for: 'wallet-status' }, 'Status'), select, button, hint, result);
+    /** @type {string | null} */
     let shown = null;
     form.addEventListener('submit', async (e) => {
       e.preventDefault();
       result.className = 'result';
       result.textContent = 'Sending…';
       try {
-        await rest('PUT', `/wallets/status/${wallet.id}`, { body: { projectId: ctx.projectId, status: select.value } });
+        await rest('PUT', `/wallets/status/${walletId}`, { body: { projectId: ctx.projectId, status: select.value } });
         result.textContent = '';
         await load();
       } catch (error) {
@@ -106,7 +118,7 @@ export function mount(view, ctx) {
         result.textContent = errorText(error);
       }
     });
-    const show = (current) => {
+    const show = (/** @type {string} */ current) => {
       if (current === shown) return;
       shown = current;
       select.value = current;

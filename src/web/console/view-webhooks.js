@@ -1,13 +1,18 @@
 // Outbound webhook endpoints (CONTRACT §16): the project's endpoints, a form to add one (its
 // secret is shown once, in the dialog), delete, and each endpoint's delivery attempts.
-import { rest } from './console-api.js';
-import { confirmAction, openForm } from './console-dialog.js';
-import { button, code, el, failure, flashLine, heading, loading, noProject, notice, time } from './console-dom.js';
-import { dataTable } from './console-table.js';
+import { rest } from './api.js';
+import { confirmAction, openForm } from './dialog.js';
+import { button, code, el, failure, flashLine, heading, loading, noProject, notice, time } from './dom.js';
+import { dataTable } from './table.js';
+/** @import { Answer, Ctx, FieldSpec, WebhookEndpoint } from './types.js' */
 
 const DELIVERY_POLL_MS = 2000;
 const TYPES = ['transaction.posted', 'hold.created', 'hold.captured', 'hold.voided', 'hold.expired', 'wallet.status_changed', 'points.expired', 'balance.threshold_crossed'];
 
+/**
+ * @param {HTMLElement} view
+ * @param {Ctx} ctx
+ */
 export function mount(view, ctx) {
   if (!ctx.project) return void view.append(heading('Webhooks'), noProject());
   const flash = flashLine();
@@ -17,6 +22,7 @@ export function mount(view, ctx) {
 
   async function load() {
     try {
+      /** @type {Answer<'listWebhookEndpoints'>} */
       const { endpoints } = await rest('GET', '/webhook-endpoints', { query: { projectId: ctx.projectId, limit: 100 } });
       list.replaceChildren(dataTable({
         columns: [
@@ -38,14 +44,20 @@ export function mount(view, ctx) {
       list.replaceChildren(failure(error, 'Webhook endpoints'));
     }
   }
-  let timer = null;
+  /** @type {number | undefined} */
+  let timer;
   void load();
   return () => clearInterval(timer);
 }
 
+/**
+ * @param {WebhookEndpoint} endpoint
+ * @param {HTMLElement} target
+ */
 async function showDeliveries(endpoint, target, quiet = false) {
   if (!quiet) target.replaceChildren(loading('deliveries'));
   try {
+    /** @type {Answer<'listWebhookDeliveries'>} */
     const { deliveries } = await rest('GET', `/webhook-endpoints/${endpoint.id}/deliveries`, { query: { limit: 100 } });
     target.replaceChildren(el('section', { class: 'panel', 'aria-labelledby': 'deliveries-title' },
       el('div', { class: 'panel-head' }, el('h3', { id: 'deliveries-title' }, `Deliveries to ${endpoint.url}`), el('div', { class: 'actions' }, button('Refresh', () => void showDeliveries(endpoint, target)))),
@@ -67,6 +79,10 @@ async function showDeliveries(endpoint, target, quiet = false) {
   }
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {() => Promise<void>} done
+ */
 function newEndpoint(ctx, done) {
   openForm({
     id: 'new-endpoint',
@@ -74,10 +90,11 @@ function newEndpoint(ctx, done) {
     submitLabel: 'Add endpoint',
     fields: [
       { name: 'url', label: 'URL (http or https)', type: 'url', required: true, placeholder: 'https://example.com/ledger-events' },
-      ...TYPES.map((t) => ({ name: `type:${t}`, label: t, type: 'checkbox', hint: t === TYPES[0] ? 'No type checked: every type.' : null })),
+      ...TYPES.map((t) => /** @satisfies {FieldSpec} */ ({ name: `type:${t}`, label: t, type: 'checkbox', hint: t === TYPES[0] ? 'No type checked: every type.' : null })),
     ],
     onSubmit: async (v) => {
       const types = TYPES.filter((t) => v[`type:${t}`]);
+      /** @type {Answer<'createWebhookEndpoint'>} */
       const endpoint = await rest('POST', '/webhook-endpoints', { body: { projectId: ctx.projectId, url: v.url, ...(types.length ? { types } : {}) } });
       await done();
       return el('div', { class: 'secret' }, el('p', {}, 'Endpoint added. Its signing secret is shown only now: keep it to verify the webhook-signature header.'), el('p', {}, el('code', { id: 'endpoint-secret' }, endpoint.secret)));
@@ -85,6 +102,10 @@ function newEndpoint(ctx, done) {
   });
 }
 
+/**
+ * @param {WebhookEndpoint} endpoint
+ * @param {() => Promise<void>} done
+ */
 function deleteEndpoint(endpoint, done) {
   confirmAction({
     id: 'delete-endpoint',

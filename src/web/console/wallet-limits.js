@@ -1,12 +1,18 @@
 // A wallet's spending and earning limits (CONTRACT §19): the ones that apply to it now, with what
 // is used and what remains in their window, and forms to add and delete them.
-import { rest } from './console-api.js';
-import { confirmAction, openForm } from './console-dialog.js';
-import { button, duration, el, failure, loading, notice } from './console-dom.js';
-import { dataTable } from './console-table.js';
+import { ApiError, rest } from './api.js';
+import { confirmAction, openForm } from './dialog.js';
+import { button, duration, el, failure, loading, notice } from './dom.js';
+import { dataTable } from './table.js';
+/** @import { Answer, Ctx, GqlWallet, LimitUsage } from './types.js' */
 
+/** @type {Record<string, number>} */
 export const WINDOW_UNITS = { minutes: 60, hours: 3600, days: 86400 };
 
+/**
+ * @param {Ctx} ctx
+ * @param {GqlWallet} wallet
+ */
 export function limitsPanel(ctx, wallet) {
   const body = el('div', {}, loading('limits'));
   const add = button('Add limit…', () => newLimit(ctx, wallet, load));
@@ -14,6 +20,7 @@ export function limitsPanel(ctx, wallet) {
 
   async function load() {
     try {
+      /** @type {Answer<'getWalletLimits'>} */
       const { limits } = await rest('GET', `/wallets/${wallet.id}/limits`);
       body.replaceChildren(dataTable({
         columns: [
@@ -31,7 +38,7 @@ export function limitsPanel(ctx, wallet) {
         empty: notice('empty', 'No limit applies', 'Movements of this wallet are not capped.'),
       }));
     } catch (error) {
-      add.disabled = error.unavailable;
+      add.disabled = error instanceof ApiError && error.unavailable;
       body.replaceChildren(failure(error, 'Limits'));
     }
   }
@@ -39,6 +46,11 @@ export function limitsPanel(ctx, wallet) {
   return panel;
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {GqlWallet} wallet
+ * @param {() => Promise<void>} done
+ */
 function newLimit(ctx, wallet, done) {
   openForm({
     id: 'new-limit',
@@ -53,7 +65,8 @@ function newLimit(ctx, wallet, done) {
       { name: 'unit', label: 'Unit', type: 'select', value: 'days', options: Object.keys(WINDOW_UNITS).map((u) => [u, u]) },
     ],
     onSubmit: async (v) => {
-      const body = { projectId: ctx.projectId, currency: v.currency, direction: v.direction, amount: Number(v.amount), windowSeconds: Number(v.window) * WINDOW_UNITS[v.unit] };
+      /** @type {Record<string, unknown>} */
+      const body = { projectId: ctx.projectId, currency: v.currency, direction: v.direction, amount: Number(v.amount), windowSeconds: Number(v.window) * WINDOW_UNITS[String(v.unit)] };
       if (v.scope === 'wallet') body.walletId = wallet.id;
       await rest('POST', '/limits', { body });
       await done();
@@ -61,6 +74,10 @@ function newLimit(ctx, wallet, done) {
   });
 }
 
+/**
+ * @param {LimitUsage} limit
+ * @param {() => Promise<void>} done
+ */
 function deleteLimit(limit, done) {
   confirmAction({
     id: 'delete-limit',

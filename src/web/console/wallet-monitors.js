@@ -1,12 +1,18 @@
 // The balance monitors that watch a wallet (CONTRACT §20): its own and the project's (every
 // customer wallet), with forms to add and delete them. A crossing shows up in the events feed.
-import { rest } from './console-api.js';
-import { confirmAction, openForm } from './console-dialog.js';
-import { button, el, failure, loading, notice, time } from './console-dom.js';
-import { dataTable } from './console-table.js';
+import { ApiError, rest } from './api.js';
+import { confirmAction, openForm } from './dialog.js';
+import { button, el, failure, loading, notice, time } from './dom.js';
+import { dataTable } from './table.js';
+/** @import { Answer, BalanceMonitor, Ctx, GqlWallet } from './types.js' */
 
+/** @type {Record<BalanceMonitor['operator'], string>} */
 const OPERATORS = { lt: '<', lte: '≤', gt: '>', gte: '≥' };
 
+/**
+ * @param {Ctx} ctx
+ * @param {GqlWallet} wallet
+ */
 export function monitorsPanel(ctx, wallet) {
   const body = el('div', {}, loading('monitors'));
   const add = button('Add monitor…', () => newMonitor(ctx, wallet, load));
@@ -16,6 +22,7 @@ export function monitorsPanel(ctx, wallet) {
     try {
       const query = { projectId: ctx.projectId, limit: 100 };
       // the wallet's own monitors, and for a customer wallet the project-wide ones (walletId null)
+      /** @type {Answer<'listBalanceMonitors'>[]} */
       const [own, all] = await Promise.all([rest('GET', '/balance-monitors', { query: { ...query, walletId: wallet.id } }), wallet.type === 'CUSTOMER' ? rest('GET', '/balance-monitors', { query }) : { monitors: [] }]);
       const monitors = [...own.monitors, ...all.monitors.filter((m) => m.walletId === null)];
       body.replaceChildren(dataTable({
@@ -30,7 +37,7 @@ export function monitorsPanel(ctx, wallet) {
         empty: notice('empty', 'No monitor', 'Add one to get a balance.threshold_crossed event when a balance crosses a value.'),
       }));
     } catch (error) {
-      add.disabled = error.unavailable;
+      add.disabled = error instanceof ApiError && error.unavailable;
       body.replaceChildren(failure(error, 'Monitors'));
     }
   }
@@ -38,6 +45,11 @@ export function monitorsPanel(ctx, wallet) {
   return panel;
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {GqlWallet} wallet
+ * @param {() => Promise<void>} done
+ */
 function newMonitor(ctx, wallet, done) {
   openForm({
     id: 'new-monitor',
@@ -51,6 +63,7 @@ function newMonitor(ctx, wallet, done) {
       { name: 'value', label: 'Threshold (major units)', required: true, inputmode: 'decimal' },
     ],
     onSubmit: async (v) => {
+      /** @type {Record<string, unknown>} */
       const body = { projectId: ctx.projectId, currency: v.currency, field: v.field, operator: v.operator, value: Number(v.value) };
       if (v.scope === 'wallet') body.walletId = wallet.id;
       await rest('POST', '/balance-monitors', { body });
@@ -59,6 +72,10 @@ function newMonitor(ctx, wallet, done) {
   });
 }
 
+/**
+ * @param {BalanceMonitor} monitor
+ * @param {() => Promise<void>} done
+ */
 function deleteMonitor(monitor, done) {
   confirmAction({
     id: 'delete-monitor',

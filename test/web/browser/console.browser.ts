@@ -256,6 +256,10 @@ describe('/console', () => {
     const posted = await t.request('POST', '/transactions', { key, body: { amount: 7, currency: 'BEAN', from: 'treasury', to: 'bob', projectId } });
     expect(posted.status).toBe(201);
     await page.locator('ol.feed li[data-event="transaction.posted"]').filter({ hasText: '7 BEAN treasury → bob' }).waitFor({ timeout: 5_000 });
+    // the type filter offers the types shown (once a list given whole to replaceChildren: none offered) and keeps the chosen one
+    await page.getByLabel('Type', { exact: true }).selectOption('hold.captured');
+    await page.locator('ol.feed li[data-event="transaction.posted"]').first().waitFor({ state: 'detached' });
+    expect(await page.locator('ol.feed li').evaluateAll((items) => [...new Set(items.map((li) => li.getAttribute('data-event')))])).toEqual(['hold.captured']);
 
     // webhooks: an endpoint (its secret shown once), a delivery to it, listed as succeeded
     await nav(page, 'Webhooks');
