@@ -21,12 +21,12 @@ export const ROUTINES = [
   { name: 'lots_live', file: 'src/domain/lots/lots_live.sql', calls: [] },
   { name: 'lots_due', file: 'src/domain/lots/lots_due.sql', calls: [] },
   // Events (CONTRACT §16): the outbox write and its numbering.
-  { name: 'ledger_emit', file: 'src/domain/events/ledger_emit.sql', calls: [] },
+  { name: 'ledger_emit', file: 'src/domain/outbox/ledger_emit.sql', calls: [] },
   // Program analytics (CONTRACT §23): the rollups ledger_sequence_events folds each numbered batch into.
   { name: 'analytics_apply', file: 'src/domain/analytics/analytics_apply.sql', calls: [] },
   { name: 'analytics_fold', file: 'src/domain/analytics/analytics_fold.sql', calls: ['analytics_apply'] },
   { name: 'analytics_rebuild', file: 'src/domain/analytics/analytics_rebuild.sql', calls: [] },
-  { name: 'ledger_sequence_events', file: 'src/domain/events/ledger_sequence_events.sql', calls: ['analytics_fold'] },
+  { name: 'ledger_sequence_events', file: 'src/domain/outbox/ledger_sequence_events.sql', calls: ['analytics_fold'] },
   // Balance monitors (CONTRACT §20): judged by every routine below that changes a balance row.
   { name: 'monitors_crossed', file: 'src/domain/monitors/monitors_crossed.sql', calls: [] },
   { name: 'monitors_record', file: 'src/domain/monitors/monitors_record.sql', calls: ['ledger_emit'] },
@@ -40,7 +40,8 @@ export const ROUTINES = [
   { name: 'lots_consume', file: 'src/domain/lots/lots_consume.sql', calls: ['lots_live'] },
   { name: 'lots_reserve', file: 'src/domain/lots/lots_reserve.sql', calls: ['lots_live'] },
   { name: 'lots_capture', file: 'src/domain/lots/lots_capture.sql', calls: [] },
-  { name: 'lots_sweep', file: 'src/domain/lots/lots_sweep.sql', calls: ['holds_expired', 'holds_release_expired', 'lots_due', 'lots_settle'] },
+  { name: 'lots_sweep', file: 'src/domain/lots/lots_sweep.sql', calls: ['lots_due', 'lots_settle'] },
+  { name: 'holds_sweep', file: 'src/domain/holds/holds_sweep.sql', calls: ['holds_expired', 'holds_release_expired', 'lots_settle'] },
   // Spending and earning limits (CONTRACT §19): called by ledger_move and holds_create, and by the reads.
   { name: 'limits_applying', file: 'src/domain/limits/limits_applying.sql', calls: [] },
   { name: 'limits_window_used', file: 'src/domain/limits/limits_window_used.sql', calls: ['holds_expired'] },
