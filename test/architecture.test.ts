@@ -16,6 +16,16 @@ async function cruiseSource(): Promise<IReporterOutput> {
 const sourceFiles = readdirSync('src', { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts')).length;
 
 describe('the dependency rule', () => {
+  it('places every feature of src/domain/ on a floor (a new folder must say where it stands)', async () => {
+    const options = await extractDepcruiseOptions('./.dependency-cruiser.cjs');
+    const floorPaths = (options.ruleSet?.forbidden ?? [])
+      .filter((rule) => /^domain-(floor|ground)/.test(rule.name ?? ''))
+      .flatMap((rule) => [(rule as { from?: { path?: string } }).from, (rule as { to?: { path?: string } }).to].map((side) => String(side?.path ?? '')));
+    const features = readdirSync('src/domain', { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    const placed = (feature: string) => feature === 'shared' || floorPaths.some((path) => new RegExp(path).test(`src/domain/${feature}/x.ts`));
+    expect(features.filter((feature) => !placed(feature))).toEqual([]);
+  });
+
   it('src/ has no cycle, no import running up a layer and no adapter importing another', async () => {
     const { output, exitCode } = await cruiseSource();
     // on failure the report names each import, the rule it breaks and why the rule exists
