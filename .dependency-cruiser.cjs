@@ -15,6 +15,49 @@
  *
  * logger.ts is a leaf every layer may use.
  */
+/**
+ * The floors inside src/domain/ (docs/decisions/domain-floors.md), from the ground up. A feature
+ * may import its own files and any floor below its own, never a floor above, and never another
+ * feature of its own floor (features side by side share what is below them). The ground floor is
+ * the toolkit every feature uses: shared/ (ids, paging, time, validation), money.ts, errors.ts.
+ */
+const DOMAIN_FLOORS = [
+  ['outbox', 'idempotency'], // the outbox write and event numbering; idempotency records
+  ['auth'], // keys, owners, plans
+  ['ownership'], // which owner may read or write which project
+  ['projects', 'assets', 'wallets'], // what money moves between
+  ['ledger'], // the posting path, its refusals (limits' included), history
+  ['holds', 'lots', 'limits', 'monitors', 'search', 'journal', 'analytics', 'webhook'], // features over the ledger
+  ['events'], // the feed, the hub and the subjects of events, read from every feature
+  ['webhook-endpoints'], // outbound deliveries, which follow the events
+];
+const GROUND = '^src/domain/(shared/|money[.]ts$|errors[.]ts$)';
+const folders = (names) => `^src/domain/(${names.join('|')})/`;
+
+/** One rule per floor: its features import nothing above it. */
+const floorRules = DOMAIN_FLOORS.slice(0, -1).map((features, i) => ({
+  name: `domain-floor-${i + 1}-${features[0]}`,
+  comment: `src/domain/{${features.join(',')}} is floor ${i + 1} of the domain: it may not import a feature of a floor above it (${DOMAIN_FLOORS.slice(i + 1).flat().join(', ')}).`,
+  severity: 'error',
+  from: { path: folders(features) },
+  to: { path: folders(DOMAIN_FLOORS.slice(i + 1).flat()) },
+}));
+const groundRule = {
+  name: 'domain-ground-floor',
+  comment: 'shared/, money.ts and errors.ts are the ground floor of the domain: they import no feature.',
+  severity: 'error',
+  from: { path: GROUND },
+  to: { path: folders(DOMAIN_FLOORS.flat()) },
+};
+/** Features of one floor side by side: none imports another (what they share goes below them). */
+const sidewaysRules = DOMAIN_FLOORS.filter((features) => features.length > 1).map((features) => ({
+  name: `domain-no-sideways-${features[0]}`,
+  comment: `The features {${features.join(',')}} share a floor: none imports another; what they share goes to a floor below.`,
+  severity: 'error',
+  from: { path: folders(features) },
+  to: { path: folders(features), pathNot: '^src/domain/$1/' },
+}));
+
 const ADAPTERS = '^src/(rest|graphql|web/console|web)/';
 const CONSOLE = '^src/web/console/';
 const ENTRY = '^src/(app|start|main)[.]ts$|^src/cli/';
@@ -30,6 +73,9 @@ const forbid = (name, comment, from, targets) => ({
 
 module.exports = {
   forbidden: [
+    ...floorRules,
+    groundRule,
+    ...sidewaysRules,
     { name: 'no-cycle', comment: 'An import cycle: the modules on it cannot be read, tested or loaded one without the others.', severity: 'error', from: { path: '^src/' }, to: { circular: true } },
     forbid('db-at-the-bottom', 'db/ is the lowest layer: it may not import the domain or anything above it.', '^src/db/', [
       'domain/', 'observability/', 'json/', 'http/', 'rest/', 'graphql/', 'web/', 'cli/', 'services[.]ts', 'config[.]ts', 'app[.]ts', 'start[.]ts', 'main[.]ts',

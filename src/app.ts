@@ -14,7 +14,7 @@ import { webRoutes } from './web/web.routes.js';
 import type { Logger } from './logger.js';
 import { openApiRoute, restRoutes } from './rest/index.js';
 import { createServices, type Services, type WebhookOptions } from './services.js';
-import type { LotSweeperOptions } from './domain/lots/lot-sweeper.js';
+import type { ExpirySweeperOptions } from './domain/shared/expiry-sweeper.js';
 
 export interface AppOptions {
   db: Database;
@@ -30,7 +30,7 @@ export interface AppOptions {
   /** LEDGER_METRICS_TOKEN: when set, GET /metrics needs `Authorization: Bearer <token>`. */
   metricsToken?: string;
   /** The expiry sweeper's interval (0: not scheduled, tests only) and batch size; DEFAULTS.lotSweep (src/config.ts) when absent. */
-  lotSweep?: LotSweeperOptions;
+  lotSweep?: ExpirySweeperOptions;
   /** LEDGER_SUBSCRIPTION_BUFFER: events a subscription may fall behind before its connection is closed (1013). */
   subscriptionBuffer?: number;
   /** Outbound webhooks (LEDGER_WEBHOOK_*); DEFAULTS.webhooks (src/config.ts) when absent. */
@@ -87,7 +87,7 @@ async function assemble(options: AppOptions, services: Services, notificationsOp
   const subscriptions = attachSubscriptionServer(server, { schema: graphql.schema, services, limits: graphQLLimits(options.graphqlMaxCost), logger });
   await notificationsOpened;
   services.calls.start();
-  services.lotSweeper.start();
+  services.expirySweeper.start();
   services.journalWriter.start();
   services.eventSequencer.start();
   await services.eventHub.start();
@@ -127,7 +127,7 @@ async function assemble(options: AppOptions, services: Services, notificationsOp
       clearTimeout(timer);
       await graphql.stop();
       await deliveriesStopped;
-      await services.lotSweeper.stop();
+      await services.expirySweeper.stop();
       await services.eventHub.stop();
       // after the last posting (the server is closed): its events are numbered before we go
       await services.eventSequencer.stop();

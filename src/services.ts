@@ -15,7 +15,7 @@ import { PostingRepository } from './domain/ledger/posting.repository.js';
 import { PostingService } from './domain/ledger/posting.service.js';
 import { OwnershipRepository } from './domain/ownership/ownership.repository.js';
 import { OwnershipService } from './domain/ownership/ownership.service.js';
-import { postingOutcome } from './domain/ledger/movement.js';
+import { postingOutcome } from './domain/ledger/posting-refusal.js';
 import { PostingQueue } from './domain/ledger/posting-queue.js';
 import { WebhookRepository } from './domain/webhook/webhook.repository.js';
 import { WebhookService } from './domain/webhook/webhook.service.js';
@@ -27,7 +27,7 @@ import { HoldService } from './domain/holds/hold.service.js';
 import type { Logger } from './logger.js';
 import { LotRepository } from './domain/lots/lot.repository.js';
 import { LotService } from './domain/lots/lot.service.js';
-import { LotSweeper, type LotSweeperOptions } from './domain/lots/lot-sweeper.js';
+import { ExpirySweeper, sweepInTurn, type ExpirySweeperOptions } from './domain/shared/expiry-sweeper.js';
 import { lotSweeperMetrics } from './observability/lot-sweeper.metrics.js';
 import { DEFAULTS, type WebhookSettings } from './config.js';
 import { DeliveryRepository } from './domain/webhook-endpoints/delivery.repository.js';
@@ -40,7 +40,8 @@ import { WebhookSender } from './domain/webhook-endpoints/webhook-sender.js';
 import { webhookDeliveryMetrics } from './observability/webhook-delivery.metrics.js';
 import { EventRepository } from './domain/events/event.repository.js';
 import { EventService } from './domain/events/event.service.js';
-import { EventSequencer } from './domain/events/event-sequencer.js';
+import { EventSequencer } from './domain/outbox/event-sequencer.js';
+import { OutboxRepository } from './domain/outbox/outbox.repository.js';
 import { EventHub } from './domain/events/event-hub.js';
 import { EventFeedService } from './domain/events/event-feed.service.js';
 import { webhookPayloadJson } from './json/event.json.js';
@@ -87,7 +88,7 @@ export interface Services {
   /** Lots of points that expire (CONTRACT §15): reads. */
   lots: LotService;
   /** Posts due expiries in the background; started and stopped by the app; `stats()` for metrics. */
-  lotSweeper: LotSweeper;
+  expirySweeper: ExpirySweeper;
   /** The outbox (CONTRACT §16): `GET /events`, GraphQL `events`, rendering for subscribers and deliveries. */
   events: EventService;
   /** Numbers committed events in commit order; started and stopped by the app. */
@@ -118,7 +119,7 @@ export interface WebhookOptions extends WebhookSettings {
   resolver?: Resolver;
 }
 
-export async function createServices(db: Database, logger: Logger, options: { lotSweep?: LotSweeperOptions; webhooks?: WebhookOptions; subscriptionBuffer?: number; postingPipeline?: number } = {}): Promise<Services> {
+export async function createServices(db: Database, logger: Logger, options: { lotSweep?: ExpirySweeperOptions; webhooks?: WebhookOptions; subscriptionBuffer?: number; postingPipeline?: number } = {}): Promise<Services> {
   const notifications = db.notifications; // opening already at the service's start (openDatabase's `listen`)
   const apiKeys = new ApiKeyService(new ApiKeyRepository(db), await new PlanRepository(db).load());
   await apiKeys.followChanges(notifications);
@@ -129,7 +130,8 @@ export async function createServices(db: Database, logger: Logger, options: { lo
   const eventRepository = new EventRepository(db);
   const journalRepository = new JournalRepository(db);
   const journalWriter = new JournalWriter(journalRepository, logger);
-  const eventSequencer = new EventSequencer(eventRepository, logger, journalWriter);
+  const outbox = new OutboxRepository(db);
+  const eventSequencer = new EventSequencer(outbox, logger, journalWriter);
   await eventSequencer.follow(notifications); // another instance's numbering keeps the safety tick at 1 s
   // one queue: every posting request (transfers, seeds, batches, holds, captures, voids, reversals) takes one path
   const queue = new PostingQueue(
@@ -137,7 +139,7 @@ export async function createServices(db: Database, logger: Logger, options: { lo
     (results) => {
       metrics.observePostingCommit(results.map(postingOutcome));
       eventSequencer.poke();
-      lotSweeper.activity(); // lots or holds that fall due soon: the sweeper's quiet pause ends
+      expirySweeper.activity(); // lots or holds that fall due soon: the sweeper's quiet pause ends
     },
     { pipeline: options.postingPipeline ?? DEFAULTS.postingPipeline },
   );
@@ -146,13 +148,15 @@ export async function createServices(db: Database, logger: Logger, options: { lo
   const wallets = new WalletService(db, () => eventSequencer.poke());
   const holdRepository = new HoldRepository(db);
   const monitorRepository = new BalanceMonitorRepository(db);
-  const events = new EventService(eventRepository, ownership, historyRepository, holdRepository, wallets, monitorRepository);
+  const events = new EventService(eventRepository, outbox, ownership, historyRepository, holdRepository, wallets, monitorRepository);
   const projects = new ProjectService(db);
-  const eventHub = new EventHub(eventRepository, events, notifications, logger);
+  const eventHub = new EventHub(eventRepository, outbox, events, notifications, logger);
   const lotRepository = new LotRepository(db);
   // the sweeper's events (expiries, hold.expired) are numbered right after each round, not at the sequencer's next tick
-  const lotSweeper = new LotSweeper(lotRepository, logger, { ...(options.lotSweep ?? DEFAULTS.lotSweep), onCommit: () => eventSequencer.poke() });
-  lotSweeperMetrics(metrics, lotSweeper);
+  // a round releases the holds that fell due (holds/), then posts the expiry of the lots (lots/)
+  const dueWork = sweepInTurn({ sweep: (n) => holdRepository.sweepDue(n) }, lotRepository);
+  const expirySweeper = new ExpirySweeper(dueWork, logger, { ...(options.lotSweep ?? DEFAULTS.lotSweep), onCommit: () => eventSequencer.poke() });
+  lotSweeperMetrics(metrics, expirySweeper);
   const webhooks: WebhookOptions = options.webhooks ?? DEFAULTS.webhooks;
   const guard = new UrlGuard(webhooks.allowPrivate, webhooks.resolver);
   const webhookDeliveries = new DeliveryWorker(
@@ -183,7 +187,7 @@ export async function createServices(db: Database, logger: Logger, options: { lo
     assets: new AssetService(db),
     wallets,
     lots: new LotService(lotRepository, wallets, history),
-    lotSweeper,
+    expirySweeper,
     events,
     eventSequencer,
     journal: new JournalService(journalRepository, new JournalVerifier(journalRepository), ownership),

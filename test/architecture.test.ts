@@ -4,8 +4,8 @@ import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcr
 import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
 
 /**
- * The layering of src/ (.dependency-cruiser.cjs; docs/decisions/layers-and-dependency-rule.md): no import cycle, nothing imports a layer above it, no adapter imports another, and the
- * web console's browser modules import only each other (docs/decisions/console-type-checked.md).
+ * The layering of src/ (.dependency-cruiser.cjs; docs/decisions/layers-and-dependency-rule.md): no import cycle, nothing imports a layer above it, no adapter imports another, no domain
+ * feature imports one above it or beside it (docs/decisions/domain-floors.md), and the web console's browser modules import only each other (docs/decisions/console-type-checked.md).
  * `npx depcruise src` prints the same report.
  */
 async function cruiseSource(): Promise<{ result: ICruiseResult; why: Map<string, string> }> {
@@ -22,6 +22,16 @@ const sourceFiles = readdirSync('src', { recursive: true, encoding: 'utf8' })
   .sort();
 
 describe('the dependency rule', () => {
+  it('places every feature of src/domain/ on a floor (a new folder must say where it stands)', async () => {
+    const options = await extractDepcruiseOptions('./.dependency-cruiser.cjs');
+    const floorPaths = (options.ruleSet?.forbidden ?? [])
+      .filter((rule) => /^domain-(floor|ground)/.test(rule.name ?? ''))
+      .flatMap((rule) => [(rule as { from?: { path?: string } }).from, (rule as { to?: { path?: string } }).to].map((side) => String(side?.path ?? '')));
+    const features = readdirSync('src/domain', { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    const placed = (feature: string) => feature === 'shared' || floorPaths.some((path) => new RegExp(path).test(`src/domain/${feature}/x.ts`));
+    expect(features.filter((feature) => !placed(feature))).toEqual([]);
+  });
+
   it('src/ has no cycle, no import running up a layer, no adapter importing another and a console importing only itself', async () => {
     const { result, why } = await cruiseSource();
     // on failure each violation names the import, the rule it breaks and why the rule exists

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { parse } from 'graphql';
 import type { Database } from '../db/database.js';
 import { EventRepository } from '../domain/events/event.repository.js';
+import { OutboxRepository } from '../domain/outbox/outbox.repository.js';
 import { HoldRepository } from '../domain/holds/hold.repository.js';
 import { HistoryRepository } from '../domain/ledger/history.repository.js';
 import type { PostingLeg } from '../domain/ledger/ledger.types.js';
@@ -82,6 +83,7 @@ const FILES: QueryFile[] = [
       'HoldRepository.byIds': (db) => new HoldRepository(db).byIds(OWNER, [UUID]),
       'HoldRepository.anyByIds': (db) => new HoldRepository(db).anyByIds([UUID]),
       'HoldRepository.list': (db) => new HoldRepository(db).list(1, UUID, 'pending', { limit: 20, offset: 0, before: null }),
+      'HoldRepository.sweepDue': (db) => new HoldRepository(db).sweepDue(500),
     },
   },
   {
@@ -93,12 +95,18 @@ const FILES: QueryFile[] = [
     },
   },
   {
+    name: 'outbox.repository.sql',
+    source: 'src/domain/outbox/outbox.repository.ts',
+    calls: {
+      'OutboxRepository.sequenceCommitted': (db) => new OutboxRepository(db).sequenceCommitted(),
+      'OutboxRepository.sequenceCommitted (a project)': (db) => new OutboxRepository(db).sequenceCommitted({ projectId: 1 }),
+      'OutboxRepository.emit': (db, tx) => new OutboxRepository(db).emit(tx, { projectId: 1, type: 'wallet.status_changed', subjectId: UUID, status: 'suspended', at: AT }),
+    },
+  },
+  {
     name: 'event.repository.sql',
     source: 'src/domain/events/event.repository.ts',
     calls: {
-      'EventRepository.sequenceCommitted': (db) => new EventRepository(db).sequenceCommitted(),
-      'EventRepository.sequenceCommitted (a project)': (db) => new EventRepository(db).sequenceCommitted({ projectId: 1 }),
-      'EventRepository.emit': (db, tx) => new EventRepository(db).emit(tx, { projectId: 1, type: 'wallet.status_changed', subjectId: UUID, status: 'suspended', at: AT }),
       'EventRepository.page': (db) => new EventRepository(db).page(1, '0', 21),
       'EventRepository.count': (db) => new EventRepository(db).count(1),
       'EventRepository.stream': (db) => new EventRepository(db).stream('0', 500),

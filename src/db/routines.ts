@@ -15,65 +15,86 @@ import type pg from 'pg';
  * not match it. Installed in this order, every routine after those it calls (a `LANGUAGE sql`
  * body is checked when it is created).
  */
+/**
+ * The floors of the routines, from the ground up (docs/decisions/domain-floors.md). A routine calls
+ * only routines of a floor below its own, or of its own floor and its own feature (the folder of its
+ * file): never up, never across to another feature on the same floor. test/db/routines.test.ts
+ * fails on a call that breaks this.
+ */
+export const ROUTINE_FLOORS = [
+  'predicate', // inlined predicates written once (holds_expired, lots_live, lots_due)
+  'rollup', // the analytics rollups the numbering folds into
+  'outbox', // the outbox write and the numbering of events and inbound calls
+  'monitor', // balance monitors, judged by whatever changes a balance
+  'effect', // one kind of row each: a hold's release, a lot's credit or expiry, a limit's use, a reference
+  'settle', // a wallet brought up to date (lots_settle), a limit judged (limits_check)
+  'move', // ledger_move: one movement between two wallets
+  'verb', // a reversal, a hold's creation, capture or void
+  'entry', // what the service calls: ledger_post and its ledger_apply, the sweeps
+  'inbound', // webhook_post: an inbound call's posting
+] as const;
+export type RoutineFloor = (typeof ROUTINE_FLOORS)[number];
+
 export const ROUTINES = [
   // Predicates written once, inlined by PostgreSQL into the statements that use them.
-  { name: 'holds_expired', file: 'src/domain/holds/holds_expired.sql', calls: [] },
-  { name: 'lots_live', file: 'src/domain/lots/lots_live.sql', calls: [] },
-  { name: 'lots_due', file: 'src/domain/lots/lots_due.sql', calls: [] },
+  { name: 'holds_expired', floor: 'predicate', file: 'src/domain/holds/holds_expired.sql', calls: [] },
+  { name: 'lots_live', floor: 'predicate', file: 'src/domain/lots/lots_live.sql', calls: [] },
+  { name: 'lots_due', floor: 'predicate', file: 'src/domain/lots/lots_due.sql', calls: [] },
   // Events (CONTRACT §16): the outbox write and its numbering.
-  { name: 'ledger_emit', file: 'src/domain/events/ledger_emit.sql', calls: [] },
+  { name: 'ledger_emit', floor: 'outbox', file: 'src/domain/outbox/ledger_emit.sql', calls: [] },
   // Program analytics (CONTRACT §23): the rollups ledger_sequence_events folds each numbered batch into.
-  { name: 'analytics_apply', file: 'src/domain/analytics/analytics_apply.sql', calls: [] },
-  { name: 'analytics_fold', file: 'src/domain/analytics/analytics_fold.sql', calls: ['analytics_apply'] },
-  { name: 'analytics_rebuild', file: 'src/domain/analytics/analytics_rebuild.sql', calls: [] },
-  { name: 'ledger_sequence_events', file: 'src/domain/events/ledger_sequence_events.sql', calls: ['analytics_fold'] },
+  { name: 'analytics_apply', floor: 'rollup', file: 'src/domain/analytics/analytics_apply.sql', calls: [] },
+  { name: 'analytics_fold', floor: 'rollup', file: 'src/domain/analytics/analytics_fold.sql', calls: ['analytics_apply'] },
+  { name: 'analytics_rebuild', floor: 'rollup', file: 'src/domain/analytics/analytics_rebuild.sql', calls: [] },
+  { name: 'ledger_sequence_events', floor: 'outbox', file: 'src/domain/outbox/ledger_sequence_events.sql', calls: ['analytics_fold'] },
   // Balance monitors (CONTRACT §20): judged by every routine below that changes a balance row.
-  { name: 'monitors_crossed', file: 'src/domain/monitors/monitors_crossed.sql', calls: [] },
-  { name: 'monitors_record', file: 'src/domain/monitors/monitors_record.sql', calls: ['ledger_emit'] },
-  { name: 'monitors_changed', file: 'src/domain/monitors/monitors_changed.sql', calls: ['monitors_crossed', 'monitors_record'] },
-  { name: 'holds_release_expired', file: 'src/domain/holds/holds_release_expired.sql', calls: ['holds_expired', 'ledger_emit', 'monitors_changed'] },
+  { name: 'monitors_crossed', floor: 'monitor', file: 'src/domain/monitors/monitors_crossed.sql', calls: [] },
+  { name: 'monitors_record', floor: 'monitor', file: 'src/domain/monitors/monitors_record.sql', calls: ['ledger_emit'] },
+  { name: 'monitors_changed', floor: 'monitor', file: 'src/domain/monitors/monitors_changed.sql', calls: ['monitors_crossed', 'monitors_record'] },
+  { name: 'holds_release_expired', floor: 'effect', file: 'src/domain/holds/holds_release_expired.sql', calls: ['holds_expired', 'ledger_emit', 'monitors_changed'] },
   // Points that expire (CONTRACT §15): the lot rules, called by ledger_move, the hold verbs and the sweeper.
-  { name: 'lots_expire_due', file: 'src/domain/lots/lots_expire_due.sql', calls: ['ledger_emit', 'lots_due', 'monitors_changed'] },
-  { name: 'lots_release', file: 'src/domain/lots/lots_release.sql', calls: ['ledger_emit', 'lots_expire_due', 'monitors_changed'] },
-  { name: 'lots_settle', file: 'src/domain/lots/lots_settle.sql', calls: ['holds_release_expired', 'lots_expire_due', 'lots_release'] },
-  { name: 'lots_credit', file: 'src/domain/lots/lots_credit.sql', calls: [] },
-  { name: 'lots_consume', file: 'src/domain/lots/lots_consume.sql', calls: ['lots_live'] },
-  { name: 'lots_reserve', file: 'src/domain/lots/lots_reserve.sql', calls: ['lots_live'] },
-  { name: 'lots_capture', file: 'src/domain/lots/lots_capture.sql', calls: [] },
-  { name: 'lots_sweep', file: 'src/domain/lots/lots_sweep.sql', calls: ['holds_expired', 'holds_release_expired', 'lots_due', 'lots_settle'] },
+  { name: 'lots_expire_due', floor: 'effect', file: 'src/domain/lots/lots_expire_due.sql', calls: ['ledger_emit', 'lots_due', 'monitors_changed'] },
+  { name: 'lots_release', floor: 'effect', file: 'src/domain/lots/lots_release.sql', calls: ['ledger_emit', 'lots_expire_due', 'monitors_changed'] },
+  { name: 'lots_settle', floor: 'settle', file: 'src/domain/lots/lots_settle.sql', calls: ['holds_release_expired', 'lots_expire_due', 'lots_release'] },
+  { name: 'lots_credit', floor: 'effect', file: 'src/domain/lots/lots_credit.sql', calls: [] },
+  { name: 'lots_consume', floor: 'effect', file: 'src/domain/lots/lots_consume.sql', calls: ['lots_live'] },
+  { name: 'lots_reserve', floor: 'effect', file: 'src/domain/lots/lots_reserve.sql', calls: ['lots_live'] },
+  { name: 'lots_capture', floor: 'effect', file: 'src/domain/lots/lots_capture.sql', calls: [] },
+  { name: 'lots_sweep', floor: 'entry', file: 'src/domain/lots/lots_sweep.sql', calls: ['lots_due', 'lots_settle'] },
+  { name: 'holds_sweep', floor: 'entry', file: 'src/domain/holds/holds_sweep.sql', calls: ['holds_expired', 'holds_release_expired', 'lots_settle'] },
   // Spending and earning limits (CONTRACT §19): called by ledger_move and holds_create, and by the reads.
-  { name: 'limits_applying', file: 'src/domain/limits/limits_applying.sql', calls: [] },
-  { name: 'limits_window_used', file: 'src/domain/limits/limits_window_used.sql', calls: ['holds_expired'] },
-  { name: 'limits_used', file: 'src/domain/limits/limits_used.sql', calls: ['limits_window_used'] },
-  { name: 'limits_check', file: 'src/domain/limits/limits_check.sql', calls: ['holds_release_expired', 'limits_applying', 'limits_window_used'] },
+  { name: 'limits_applying', floor: 'effect', file: 'src/domain/limits/limits_applying.sql', calls: [] },
+  { name: 'limits_window_used', floor: 'effect', file: 'src/domain/limits/limits_window_used.sql', calls: ['holds_expired'] },
+  { name: 'limits_used', floor: 'effect', file: 'src/domain/limits/limits_used.sql', calls: ['limits_window_used'] },
+  { name: 'limits_check', floor: 'settle', file: 'src/domain/limits/limits_check.sql', calls: ['holds_release_expired', 'limits_applying', 'limits_window_used'] },
   // Postings (CONTRACT §9–§13): ledger_post → ledger_apply → the routine of each request kind → ledger_move.
   {
-    name: 'ledger_move',
+    name: 'ledger_move', floor: 'move',
     file: 'src/domain/ledger/ledger_move.sql',
     calls: ['holds_release_expired', 'ledger_emit', 'limits_check', 'lots_capture', 'lots_consume', 'lots_credit', 'lots_release', 'lots_settle', 'monitors_crossed', 'monitors_record'],
   },
-  { name: 'ledger_replay', file: 'src/domain/ledger/ledger_replay.sql', calls: [] },
-  { name: 'ledger_reference_take', file: 'src/domain/ledger/ledger_reference_take.sql', calls: [] },
-  { name: 'ledger_reverse', file: 'src/domain/ledger/ledger_reverse.sql', calls: ['ledger_move', 'ledger_reference_take'] },
-  { name: 'holds_settle_refusal', file: 'src/domain/holds/holds_settle_refusal.sql', calls: ['holds_expired', 'holds_release_expired', 'lots_settle'] },
+  { name: 'ledger_replay', floor: 'effect', file: 'src/domain/ledger/ledger_replay.sql', calls: [] },
+  { name: 'ledger_reference_take', floor: 'effect', file: 'src/domain/ledger/ledger_reference_take.sql', calls: [] },
+  { name: 'ledger_reverse', floor: 'verb', file: 'src/domain/ledger/ledger_reverse.sql', calls: ['ledger_move', 'ledger_reference_take'] },
+  { name: 'holds_settle_refusal', floor: 'verb', file: 'src/domain/holds/holds_settle_refusal.sql', calls: ['holds_expired', 'holds_release_expired', 'lots_settle'] },
   {
-    name: 'holds_create',
+    name: 'holds_create', floor: 'verb',
     file: 'src/domain/holds/holds_create.sql',
     calls: ['holds_release_expired', 'ledger_emit', 'ledger_reference_take', 'limits_check', 'lots_reserve', 'lots_settle', 'monitors_changed'],
   },
-  { name: 'holds_capture', file: 'src/domain/holds/holds_capture.sql', calls: ['holds_settle_refusal', 'ledger_emit', 'ledger_move'] },
-  { name: 'holds_void', file: 'src/domain/holds/holds_void.sql', calls: ['holds_settle_refusal', 'ledger_emit', 'lots_release', 'lots_settle', 'monitors_changed'] },
+  { name: 'holds_capture', floor: 'verb', file: 'src/domain/holds/holds_capture.sql', calls: ['holds_settle_refusal', 'ledger_emit', 'ledger_move'] },
+  { name: 'holds_void', floor: 'verb', file: 'src/domain/holds/holds_void.sql', calls: ['holds_settle_refusal', 'ledger_emit', 'lots_release', 'lots_settle', 'monitors_changed'] },
   {
-    name: 'ledger_apply',
+    name: 'ledger_apply', floor: 'entry',
     file: 'src/domain/ledger/ledger_apply.sql',
     calls: ['holds_capture', 'holds_create', 'holds_void', 'ledger_move', 'ledger_reference_take', 'ledger_replay', 'ledger_reverse'],
   },
-  { name: 'ledger_flush', file: 'src/domain/ledger/ledger_flush.sql', calls: [] },
-  { name: 'ledger_post', file: 'src/domain/ledger/ledger_post.sql', calls: ['ledger_apply', 'ledger_flush'] },
+  { name: 'ledger_flush', floor: 'effect', file: 'src/domain/ledger/ledger_flush.sql', calls: [] },
+  { name: 'ledger_post', floor: 'entry', file: 'src/domain/ledger/ledger_post.sql', calls: ['ledger_apply', 'ledger_flush'] },
   // Inbound webhooks (CONTRACT §16): a flow's posting and its stored call in one statement.
-  { name: 'webhook_post', file: 'src/domain/webhook/webhook_post.sql', calls: ['ledger_post'] },
-  { name: 'webhook_sequence_calls', file: 'src/domain/webhook/webhook_sequence_calls.sql', calls: [] },
-] as const satisfies readonly { name: string; file: string; calls: readonly string[] }[];
+  { name: 'webhook_post', floor: 'inbound', file: 'src/domain/webhook/webhook_post.sql', calls: ['ledger_post'] },
+  { name: 'webhook_sequence_calls', floor: 'outbox', file: 'src/domain/webhook/webhook_sequence_calls.sql', calls: [] },
+] as const satisfies readonly { name: string; floor: RoutineFloor; file: string; calls: readonly string[] }[];
 
 export interface Routine {
   name: string;

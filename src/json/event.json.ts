@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { EVENT_TYPES, type LedgerEventView } from '../domain/events/event.types.js';
+import { EVENT_TYPES } from '../domain/outbox/event-type.js';
+import type { LedgerEventView } from '../domain/events/event.types.js';
 import { crossingJson, CrossingBody } from './balance-monitor.json.js';
 import { holdJson, HoldBody } from './hold.json.js';
 import { transactionJson, TransactionBody } from './transaction.json.js';

@@ -1,8 +1,8 @@
-import type { LotSweeper } from '../domain/lots/lot-sweeper.js';
+import type { ExpirySweeper } from '../domain/shared/expiry-sweeper.js';
 import type { Metrics } from './metrics.js';
 
 /** The expiry sweeper's settings and last sweep as gauges and counters (CONTRACT §15: interval, batch size and lag visible), read at scrape time. */
-export function lotSweeperMetrics(metrics: Metrics, sweeper: LotSweeper): void {
+export function lotSweeperMetrics(metrics: Metrics, sweeper: ExpirySweeper): void {
   const stat = sweeper.stats.bind(sweeper);
   metrics.gauge('ledger_lot_sweep_interval_seconds', 'Pause between two sweeps of the lot expiry sweeper (0: off)', () => stat().intervalMs / 1000);
   metrics.gauge('ledger_lot_sweep_batch_size', 'Due lots one sweeper database transaction takes', () => stat().batchSize);

@@ -2,15 +2,6 @@
 -- The SQL that src/domain/events/event.repository.ts sends, exactly as sent ($n and ? are its parameters).
 -- test/cli/sql-generator.test.ts fails when this file and the code differ: regenerate, and review the difference.
 
--- EventRepository.sequenceCommitted
-SELECT ledger_sequence_events($1) AS n;
-
--- EventRepository.sequenceCommitted (a project)
-SELECT CASE WHEN EXISTS (SELECT 1 FROM events WHERE seq IS NULL AND project_id = $2) THEN ledger_sequence_events($1) ELSE 0 END AS n;
-
--- EventRepository.emit
-SELECT ledger_emit(?, ?, ?, ?, ?);
-
 -- EventRepository.page
 SELECT e.id, e.seq::text AS seq, e.stream_pos::text AS stream_pos, e.type, e.project_id, p.owner_id, e.subject_id, e.status, e.created_at FROM events e JOIN projects p ON p.id = e.project_id
   WHERE e.project_id = $1 AND e.seq > $2::bigint ORDER BY e.seq LIMIT $3;

@@ -43,3 +43,6 @@ SELECT
 
 -- HoldRepository.list
 SELECT count(*)::text AS n FROM holds h WHERE h.project_id = $1 AND ($2::uuid IS NULL OR h.from_wallet_id = $2 OR h.to_wallet_id = $2) AND ($3::text IS NULL OR (CASE WHEN holds_expired(h, now()) THEN 'expired' ELSE h.status END) = $3);
+
+-- HoldRepository.sweepDue
+SELECT * FROM holds_sweep($1);

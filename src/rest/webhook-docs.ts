@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVENT_TYPES, type EventType } from '../domain/events/event.types.js';
+import { EVENT_TYPES, type EventType } from '../domain/outbox/event-type.js';
 import { CrossingBody } from '../json/balance-monitor.json.js';
 import { HoldBody } from '../json/hold.json.js';
 import { TransactionBody } from '../json/transaction.json.js';

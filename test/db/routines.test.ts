@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { loadRoutines, ROUTINES } from '../../src/db/routines.js';
+import { loadRoutines, ROUTINE_FLOORS, ROUTINES } from '../../src/db/routines.js';
 import { createTestDatabase } from '../support/database.js';
 
 /**
@@ -79,3 +79,37 @@ describe('the routines map (src/db/routines.ts)', () => {
   });
 });
 
+
+/**
+ * The floors of the routines (ROUTINE_FLOORS): every call read out of the SQL (callsIn) goes to a
+ * lower floor, or stays on its floor within its feature (the folder of the file). The report lists
+ * each call that runs up or across, so a failure names it.
+ */
+describe('the floors of the routines', () => {
+  const byName = new Map<string, (typeof ROUTINES)[number]>(ROUTINES.map((routine) => [routine.name, routine]));
+  const level = (name: string): number => ROUTINE_FLOORS.indexOf(byName.get(name)!.floor);
+  const feature = (name: string): string => byName.get(name)!.file.split('/')[2];
+
+  /** Each call that runs up a floor or across to another feature of its floor. */
+  function violations(calls: { caller: string; callee: string }[]): string[] {
+    return calls.flatMap(({ caller, callee }) => {
+      if (level(callee) > level(caller)) return [`${caller} (${byName.get(caller)!.floor}) calls up to ${callee} (${byName.get(callee)!.floor})`];
+      if (level(callee) === level(caller) && feature(callee) !== feature(caller)) return [`${caller} calls across to ${callee} (${feature(callee)}) on its floor`];
+      return [];
+    });
+  }
+
+  const calls = loadRoutines().flatMap((routine) => callsIn(routine.sql, routine.name).map((callee) => ({ caller: routine.name, callee })));
+
+  it('no routine calls a routine on a floor above its own, or another feature on its own floor', () => {
+    expect(calls.length).toBeGreaterThan(40); // the calls were read (a reader that found none would find no violation)
+    expect(violations(calls)).toEqual([]);
+  });
+
+  it('the rule finds a call that runs up or across', () => {
+    expect(violations([{ caller: 'lots_settle', callee: 'ledger_move' }, { caller: 'lots_settle', callee: 'limits_check' }, { caller: 'ledger_move', callee: 'limits_check' }])).toEqual([
+      'lots_settle (settle) calls up to ledger_move (move)',
+      'lots_settle calls across to limits_check (limits) on its floor',
+    ]);
+  });
+});

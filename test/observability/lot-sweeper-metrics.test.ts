@@ -23,7 +23,7 @@ describe('lot sweeper metrics', () => {
     await expectStatus(t.request('PUT', `/assets/${f.assetId}`, { key, body: { expiresAfterSeconds: 3600 } }), 200);
     await transfer(t, f, f.system.id, f.customers[0].id, 1);
     await t.db.query(`UPDATE lots SET expires_at = clock_timestamp()::timestamptz(3) - interval '3 seconds' WHERE project_id = $1`, [f.projectId]);
-    await t.app.services.lotSweeper.sweepOnce();
+    await t.app.services.expirySweeper.sweepOnce();
 
     text = await scrape();
     expect(sample(text, 'ledger_lot_sweep_expired_total')).toBe(1);

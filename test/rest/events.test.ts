@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { EventRepository } from '../../src/domain/events/event.repository.js';
+import { OutboxRepository } from '../../src/domain/outbox/outbox.repository.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { fundedProject, ISO_MS, UUID_RE as UUID, type FundedProject } from '../support/fixtures.js';
 
@@ -162,11 +162,11 @@ describe('GET /events: read your writes under load', () => {
     const e = await fundedProject(t, { owner: 'events-ryw-busy' }, { fund: 1, customers: 2 });
     let release!: () => void;
     const endless = new Promise<void>((resolve) => (release = () => resolve()));
-    const numbering = EventRepository.prototype.sequenceCommitted;
+    const numbering = OutboxRepository.prototype.sequenceCommitted;
     // the background run's numbering (of every project) never returns, as if commits kept it busy; a read's own (of its project) runs
     const sequence = jest
-      .spyOn(EventRepository.prototype, 'sequenceCommitted')
-      .mockImplementation(function (this: EventRepository, options = {}) {
+      .spyOn(OutboxRepository.prototype, 'sequenceCommitted')
+      .mockImplementation(function (this: OutboxRepository, options = {}) {
         return options.projectId === undefined ? endless : numbering.call(this, options);
       });
     try {

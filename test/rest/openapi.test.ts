@@ -1,5 +1,5 @@
 import { validate } from '@readme/openapi-parser';
-import { EVENT_TYPES } from '../../src/domain/events/event.types.js';
+import { EVENT_TYPES } from '../../src/domain/outbox/event-type.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 let t: TestApp;

@@ -127,7 +127,7 @@ export async function transactionCount(t: TestApp): Promise<number> {
 
 const recorders = new WeakMap<object, string[][]>();
 /** Statements of background jobs, which may run at any moment of a test. */
-const BACKGROUND = /^\s*(INSERT INTO api_call_counts|SELECT \* FROM lots_sweep\(|SELECT ledger_sequence_events\(\$1\) AS n|\/\* webhook-worker \*\/)/i;
+const BACKGROUND = /^\s*(INSERT INTO api_call_counts|SELECT \* FROM (?:holds|lots)_sweep\(|SELECT ledger_sequence_events\(\$1\) AS n|\/\* webhook-worker \*\/)/i;
 
 /**
  * Records the SQL every pooled client sends (ORM and raw alike, whenever the client was

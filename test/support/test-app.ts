@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { createApp, type App } from '../../src/app.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
-import type { LotSweeperOptions } from '../../src/domain/lots/lot-sweeper.js';
+import type { ExpirySweeperOptions } from '../../src/domain/shared/expiry-sweeper.js';
 import { createLogger } from '../../src/logger.js';
 import { watchKeyIssue } from './key-issue-settled.js';
 import { createTestDatabase } from './database.js';
@@ -41,7 +41,7 @@ export interface TestApp {
 
 /** The real service, in process, on a fresh database and a random port. */
 export async function startTestApp(
-  options: { databaseUrl?: string; graphqlMaxCost?: number; graphqlSqlPlans?: boolean; corsOrigins?: string; metricsToken?: string; lotSweep?: LotSweeperOptions; webhooks?: WebhookOptions; subscriptionBuffer?: number; postingPipeline?: number; statementTimeoutMs?: number; graphqlSchema?: GraphQLSchema } = {},
+  options: { databaseUrl?: string; graphqlMaxCost?: number; graphqlSqlPlans?: boolean; corsOrigins?: string; metricsToken?: string; lotSweep?: ExpirySweeperOptions; webhooks?: WebhookOptions; subscriptionBuffer?: number; postingPipeline?: number; statementTimeoutMs?: number; graphqlSchema?: GraphQLSchema } = {},
 ): Promise<TestApp> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');

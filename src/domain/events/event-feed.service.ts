@@ -5,7 +5,8 @@ import { parseInput } from '../shared/validation.js';
 import type { WalletService } from '../wallets/wallet.service.js';
 import type { WalletView } from '../wallets/wallet.types.js';
 import { EventFeed } from './event-feed.js';
-import { EVENT_TYPES, type EventType, type LedgerEventView } from './event.types.js';
+import { EVENT_TYPES, type EventType } from '../outbox/event-type.js';
+import type { LedgerEventView } from './event.types.js';
 import { FeedStart } from './feed-start.js';
 
 /** What the feeds listen to: every numbered event, in stream order, once (the EventHub). */

@@ -1,5 +1,6 @@
 import type { NotificationChannel } from '../../db/notifications.js';
 import type { Logger } from '../../logger.js';
+import type { OutboxRepository } from '../outbox/outbox.repository.js';
 import type { EventRepository } from './event.repository.js';
 import type { EventService } from './event.service.js';
 import type { LedgerEventView } from './event.types.js';
@@ -34,6 +35,7 @@ export class EventHub {
 
   constructor(
     private readonly repository: EventRepository,
+    private readonly outbox: OutboxRepository,
     private readonly events: EventService,
     private readonly notifications: NotificationChannel,
     private readonly logger: Logger,
@@ -70,7 +72,7 @@ export class EventHub {
    * a moment later; everything after it is.
    */
   async startingPoint(): Promise<bigint> {
-    await this.repository.sequenceCommitted();
+    await this.outbox.sequenceCommitted();
     return BigInt(await this.repository.streamTop());
   }
 

@@ -10,6 +10,7 @@ import { checkInput } from '../shared/validation.js';
 import { SeqPageRules } from '../shared/paging.js';
 import type { WalletService } from '../wallets/wallet.service.js';
 import type { WalletView } from '../wallets/wallet.types.js';
+import type { OutboxRepository } from '../outbox/outbox.repository.js';
 import type { EventRepository } from './event.repository.js';
 import type { EventPage, EventPageQuery, EventRow, EventSubject, LedgerEventView } from './event.types.js';
 
@@ -24,6 +25,7 @@ import type { EventPage, EventPageQuery, EventRow, EventSubject, LedgerEventView
 export class EventService {
   constructor(
     private readonly events: EventRepository,
+    private readonly outbox: OutboxRepository,
     private readonly ownership: OwnershipService,
     private readonly history: HistoryRepository,
     private readonly holds: HoldRepository,
@@ -55,7 +57,7 @@ export class EventService {
    * goes on as long as commits keep coming. One statement when nothing waits.
    */
   private async numberCommitted(projectId: number): Promise<void> {
-    await this.events.sequenceCommitted({ projectId });
+    await this.outbox.sequenceCommitted({ projectId });
   }
 
   /** Rows to events with their data, in the rows' order: one statement per kind of subject. */

@@ -1,11 +1,8 @@
+import type { EventType } from '../outbox/event-type.js';
 import type { HoldView } from '../holds/hold.types.js';
 import type { CrossingView } from '../monitors/monitor.types.js';
 import type { HistoryRow } from '../ledger/ledger.types.js';
 import type { WalletStatus, WalletView } from '../wallets/wallet.types.js';
-
-/** The seven event types of CONTRACT §16 and the balance monitors' (§20), spelled as every transport shows them. */
-export const EVENT_TYPES = ['transaction.posted', 'hold.created', 'hold.captured', 'hold.voided', 'hold.expired', 'wallet.status_changed', 'points.expired', 'balance.threshold_crossed'] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
 
 /** What an event is about, as read when the event is read (see event.service.ts for why that is exact). */
 export type EventSubject =

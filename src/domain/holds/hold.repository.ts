@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.js';
+import type { SweepRound } from '../shared/expiry-sweeper.js';
 import { olderThan } from '../shared/paging.js';
 import { toMovement, type RawMovement } from '../ledger/ledger.sql.js';
 import { ownedBy } from '../ownership/ownership.sql.js';
@@ -66,6 +67,12 @@ export class HoldRepository {
       this.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM holds h WHERE ${where}`, [projectId, walletId, status]),
     ]);
     return { rows: rows.map(toHold), total: Number(count.n) };
+  }
+
+  /** The hold half of a sweeper round: releases the due holds of up to `batchSize` wallets (holds_sweep.sql, one database transaction). */
+  async sweepDue(batchSize: number): Promise<SweepRound> {
+    const [row] = await this.db.query<{ expired: number; released: number; busy: number; full_round: boolean; max_lag_ms: string | null }>(`SELECT * FROM holds_sweep($1)`, [batchSize]);
+    return { expired: row.expired, released: row.released, skipped: row.busy, fullRound: row.full_round, maxLagMs: row.max_lag_ms === null ? null : Number(row.max_lag_ms) };
   }
 }
 

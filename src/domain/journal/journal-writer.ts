@@ -9,7 +9,7 @@ export const JOURNAL_BATCH = 2_000;
 
 /**
  * Extends every project's journal (CONTRACT §22) after the event numbering, off the posting's
- * path: the sequencer pokes it after each numbering run (src/domain/events/event-sequencer.ts),
+ * path: the sequencer pokes it after each numbering run (src/domain/outbox/event-sequencer.ts),
  * and at every tick while this writer is `behind` (its last run failed or left a backlog; the
  * tick stays at one second meanwhile), so a transaction has its entry moments after its commit,
  * at most a tick after an instance died before journaling it, and a second after the database

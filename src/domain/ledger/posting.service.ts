@@ -9,7 +9,8 @@ import type { AssetRef, HistoryRow, PostingLeg, PostingResult, PostingSummary, W
 import { MINT_ADDRESS } from './ledger.types.js';
 import { UuidRule } from '../shared/ids.js';
 import { checkField } from '../shared/validation.js';
-import { minorAmount, refusal, requireWallets, resolveContext, resolveMovement, type AmountSource } from './movement.js';
+import { minorAmount, requireWallets, resolveContext, resolveMovement, type AmountSource } from './movement.js';
+import { refusal } from './posting-refusal.js';
 
 export type { AmountSource } from './movement.js';
 

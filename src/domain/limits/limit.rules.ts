@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LedgerError } from '../errors.js';
 import { CurrencyRule, WalletRefRule } from '../ledger/ledger.rules.js';
-import { AmountRule, toMajor } from '../money.js';
+import { AmountRule } from '../money.js';
 import { ProjectIdRule } from '../shared/ids.js';
 import { LIMIT_DIRECTIONS } from './limit.types.js';
 
@@ -24,9 +24,3 @@ export const MAX_LIMITS_PER_PROJECT = 50;
 
 export const limitQuotaExceeded = (): LedgerError =>
   new LedgerError('quota_exceeded', `a project has at most ${MAX_LIMITS_PER_PROJECT} limits`, { quota: 'limits', limit: MAX_LIMITS_PER_PROJECT });
-
-/** The refusal of a posting or hold that would pass a limit (detail from limits_check.sql, `remaining` in minor units). */
-export function limitExceeded(detail: Record<string, unknown>, fractions: number, index: Record<string, unknown>): LedgerError {
-  const remaining = toMajor(BigInt(String(detail.remaining ?? '0')), fractions);
-  return new LedgerError('limit_exceeded', 'a spending or earning limit would be exceeded', { ...index, limitId: detail.limitId, remaining });
-}

@@ -1,5 +1,6 @@
 import type { Database } from '../../db/database.js';
-import type { LotKey, LotRow, SweepRound } from './lot.types.js';
+import type { SweepRound } from '../shared/expiry-sweeper.js';
+import type { LotKey, LotRow } from './lot.types.js';
 
 /**
  * A wallet's live lots in one asset: unexpired (a lot is expired from the instant its
@@ -31,9 +32,9 @@ export class LotRepository {
     }));
   }
 
-  /** One sweeper round: releases the due holds of up to `batchSize` wallets and posts the expiry of up to about `batchSize` due lots (one database transaction). */
+  /** The lot half of a sweeper round: posts the expiry of up to about `batchSize` due lots (lots_sweep.sql, one database transaction). */
   async sweep(batchSize: number): Promise<SweepRound> {
-    const [row] = await this.db.query<{ expired: number; released: number; busy: number; full_round: boolean; max_lag_ms: string | null }>(`SELECT * FROM lots_sweep($1)`, [batchSize]);
-    return { expired: row.expired, released: row.released, skipped: row.busy, fullRound: row.full_round, maxLagMs: row.max_lag_ms === null ? null : Number(row.max_lag_ms) };
+    const [row] = await this.db.query<{ expired: number; busy: number; full_round: boolean; max_lag_ms: string | null }>(`SELECT * FROM lots_sweep($1)`, [batchSize]);
+    return { expired: row.expired, released: 0, skipped: row.busy, fullRound: row.full_round, maxLagMs: row.max_lag_ms === null ? null : Number(row.max_lag_ms) };
   }
 }

@@ -4,7 +4,7 @@ import type { Principal } from '../auth/api-key.service.js';
 import { ProjectSchema, WalletSchema } from '../../db/entities.js';
 import type { Database } from '../../db/database.js';
 import { conflict, LedgerError, notFound } from '../errors.js';
-import { EventRepository } from '../events/event.repository.js';
+import { OutboxRepository } from '../outbox/outbox.repository.js';
 import { WalletRepository } from './wallet.repository.js';
 import { CreateWalletRules, SetWalletStatusRules, STATUS_TRANSITIONS, WalletListRules, WalletSliceRules, WalletTypeRule } from './wallet.rules.js';
 import { toWalletView, type CreateWalletInput, type SetWalletStatusInput, type WalletSlice, type WalletSliceInput, type WalletStatus, type WalletType, type WalletView } from './wallet.types.js';
@@ -22,7 +22,7 @@ const generatedAddress = (): string => `wal_${randomBytes(12).toString('hex')}`;
 /** Customer and system wallets: per-owner quotas, addresses, status transitions. */
 export class WalletService {
   private readonly repository: WalletRepository;
-  private readonly events: EventRepository;
+  private readonly events: OutboxRepository;
 
   /** `eventsCommitted` runs after a commit that wrote events (it wakes the event sequencer). */
   constructor(
@@ -30,7 +30,7 @@ export class WalletService {
     private readonly eventsCommitted: () => void = () => undefined,
   ) {
     this.repository = new WalletRepository(db);
-    this.events = new EventRepository(db);
+    this.events = new OutboxRepository(db);
   }
 
   async create(principal: Principal, type: WalletType, input: CreateWalletInput): Promise<WalletView> {

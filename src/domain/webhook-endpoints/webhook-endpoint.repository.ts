@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.js';
 import { ownedBy } from '../ownership/ownership.sql.js';
-import { numberCommitted } from '../events/event.repository.js';
+import { numberCommitted } from '../outbox/outbox.repository.js';
 import { EVENT_TYPES, type CreatedWebhookEndpoint, type WebhookDeliveryView, type WebhookEndpointView, type WebhookEventType } from './webhook-endpoint.types.js';
 
 const ENDPOINT_COLUMNS = `w.id, w.project_id, w.url, w.types, w.created_at`;

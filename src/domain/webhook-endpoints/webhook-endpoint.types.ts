@@ -1,6 +1,6 @@
-import type { EventType } from '../events/event.types.js';
+import type { EventType } from '../outbox/event-type.js';
 
-export { EVENT_TYPES } from '../events/event.types.js';
+export { EVENT_TYPES } from '../outbox/event-type.js';
 /** An endpoint subscribes to some of the seven event types of CONTRACT §16. */
 export type WebhookEventType = EventType;
 

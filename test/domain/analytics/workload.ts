@@ -66,7 +66,7 @@ export async function activity(t: TestApp, p: FundedProject, next: () => number,
       if (row) await accept(post(`/transactions/${row.id}/reverse`, next() < 0.5 ? {} : { amount: 1 }));
     } else {
       await t.db.query(`UPDATE lots SET expires_at = clock_timestamp()::timestamptz(3) WHERE wallet_id = $1 AND live`, [customer()]);
-      await t.app.services.lotSweeper.sweepOnce();
+      await t.app.services.expirySweeper.sweepOnce();
     }
   }
 }

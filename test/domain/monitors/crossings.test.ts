@@ -148,7 +148,7 @@ describe('balance crossings', () => {
     const capture = await expectStatus(t.request('POST', `/holds/${captured.id}/capture`, { key, body: { projectId: p.projectId, amount: 10 } }), 201); // balance 100 → 90 (not < 90), available 40 → 90
     const expiring = await hold({ expiresIn: 3600 }); // 90 → 30
     await t.db.query(`UPDATE holds SET expires_at = clock_timestamp()::timestamptz(3) - interval '1 second' WHERE id = $1`, [expiring.id]);
-    await t.app.services.lotSweeper.sweepOnce(); // hold.expired: 30 → 90
+    await t.app.services.expirySweeper.sweepOnce(); // hold.expired: 30 → 90
 
     const seen = (await crossings(p)).map((c) => [c.monitorId, c.field, c.previous, c.current, c.transactionId, c.holdId]);
     expect(seen).toEqual([
@@ -169,7 +169,7 @@ describe('balance crossings', () => {
     await transfer(t, p, p.system.id, alice.id, 30);
     const m = await monitor(p, { walletId: alice.id, field: 'balance', operator: 'lte', value: 0 });
     await t.db.query(`UPDATE lots SET expires_at = clock_timestamp()::timestamptz(3) - interval '1 second' WHERE wallet_id = $1`, [alice.id]);
-    await t.app.services.lotSweeper.sweepOnce();
+    await t.app.services.expirySweeper.sweepOnce();
     const [expiry] = (await expectStatus(t.request('GET', `/transactions?walletId=${alice.id}&projectId=${p.projectId}`, { key }), 200)).transactions;
     expect(expiry.to).toBe('@expired');
     expect((await crossings(p)).map((c) => [c.monitorId, c.previous, c.current, c.transactionId, c.holdId])).toEqual([[m.id, 30, 0, expiry.id, null]]);

@@ -181,7 +181,7 @@ async function run(specs: MonitorSpec[], plan: Step[]): Promise<void> {
       );
       if (!lot) continue;
       await t.db.query(`UPDATE lots SET expires_at = clock_timestamp()::timestamptz(3) - interval '1 second' WHERE id = $1`, [lot.id]);
-      await t.app.services.lotSweeper.sweepOnce();
+      await t.app.services.expirySweeper.sweepOnce();
       m.change(step.wallet, -Number(lot.remaining) / 10 ** p.fractions, 0, expect.any(String), null);
     } else {
       if (m.pending.length === 0) continue;
@@ -197,7 +197,7 @@ async function run(specs: MonitorSpec[], plan: Step[]): Promise<void> {
         m.change(h.from, 0, -h.amount, null, h.id);
       } else {
         await t.db.query(`UPDATE holds SET expires_at = clock_timestamp()::timestamptz(3) - interval '1 second' WHERE id = $1`, [h.id]);
-        await t.app.services.lotSweeper.sweepOnce();
+        await t.app.services.expirySweeper.sweepOnce();
         m.change(h.from, 0, -h.amount, null, h.id);
       }
     }

@@ -54,8 +54,8 @@ it('writes each of 10,000 holds due in one second once, within 60 s, shared by t
     const { left, inFlight, bSweep } = await a.db.transaction(async (posting) => {
       await posting.query(`SELECT 1 FROM wallets WHERE id = $1 FOR NO KEY UPDATE`, [busy.id]); // a posting holds this wallet
       return a.db.transaction(async (otherInstance) => {
-        const [round] = (await otherInstance.query(`SELECT * FROM lots_sweep($1)`, [ROUND])).rows; // instance A's round, not committed yet
-        const bSweep = await b.app.services.lotSweeper.sweepOnce(); // B neither waits for it nor takes its wallets
+        const [round] = (await otherInstance.query(`SELECT * FROM holds_sweep($1)`, [ROUND])).rows; // instance A's round, not committed yet
+        const bSweep = await b.app.services.expirySweeper.sweepOnce(); // B neither waits for it nor takes its wallets
         const [{ n }] = (await otherInstance.query(`SELECT count(*)::int AS n FROM holds WHERE project_id = $1 AND status = 'pending'`, [p.projectId])).rows;
         return { left: n as number, inFlight: round as { released: number }, bSweep };
       });
@@ -67,7 +67,7 @@ it('writes each of 10,000 holds due in one second once, within 60 s, shared by t
     expect(left).toBe(HOLDS_PER_WALLET); // only the busy wallet's, as A's round saw it once B had committed
     expect(pokes).toHaveBeenCalled(); // B's rounds woke the numbering as they committed
 
-    const retry = await a.app.services.lotSweeper.sweepOnce(); // the posting has committed: the busy wallet's turn
+    const retry = await a.app.services.expirySweeper.sweepOnce(); // the posting has committed: the busy wallet's turn
     expect(retry.released).toBe(HOLDS_PER_WALLET);
 
     const [{ lagMs }] = await a.db.query<{ lagMs: number }>(`SELECT extract(epoch FROM clock_timestamp() - $1::timestamptz) * 1000 AS "lagMs"`, [second]);

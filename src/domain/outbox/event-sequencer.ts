@@ -1,9 +1,8 @@
 import type { NotificationChannel } from '../../db/notifications.js';
 import type { Logger } from '../../logger.js';
-import type { EventRepository } from './event.repository.js';
+import type { OutboxRepository } from './outbox.repository.js';
 import { CoalescingRunner } from '../shared/coalescing-runner.js';
 import { realTimer, type Timer } from '../shared/timer.js';
-import type { JournalWriter } from '../journal/journal-writer.js';
 
 /**
  * The safety net's period while the cluster is busy: events committed by an instance that died
@@ -34,6 +33,16 @@ export const TICK_MAX_MS = 4_000;
  * left; the tick stays at TICK_MS meanwhile); an idle tick otherwise leaves it asleep. A failed
  * numbering also keeps the tick at TICK_MS.
  */
+/**
+ * What follows each numbering run (the journal writer, CONTRACT §22): told to run after a run
+ * that numbered events, and asked whether it is behind. An interface here, so that the outbox on
+ * the ground floor knows nothing of the features that follow it.
+ */
+export interface NumberingFollower {
+  poke(): void;
+  behind(): boolean;
+}
+
 export class EventSequencer {
   private readonly runner = new CoalescingRunner(() => this.run());
   private cancelTick: (() => void) | null = null;
@@ -46,9 +55,9 @@ export class EventSequencer {
   private closed = false;
 
   constructor(
-    private readonly repository: EventRepository,
+    private readonly repository: OutboxRepository,
     private readonly logger: Logger,
-    private readonly journal?: JournalWriter,
+    private readonly journal?: NumberingFollower,
     private readonly timer: Timer = realTimer,
   ) {}
 

@@ -1,8 +1,48 @@
 import type { Logger } from '../../logger.js';
-import { realTimer, type Timer } from '../shared/timer.js';
-import type { LotRepository } from './lot.repository.js';
+import { realTimer, type Timer } from './timer.js';
 
-export interface LotSweeperOptions {
+/** One round of one kind of due work (holds_sweep.sql, lots_sweep.sql), in one database transaction. */
+export interface SweepRound {
+  /** Expiry transactions posted. */
+  expired: number;
+  /** Holds past their expiry released (each wrote its `hold.expired`). */
+  released: number;
+  /** Wallets with due work left for a later round because another transaction held their lock. */
+  skipped: number;
+  /** The round took as many wallets or due items as it could: more may be due now. */
+  fullRound: boolean;
+  /** Largest delay between a lot's or hold's `expires_at` and the round that handled it; null when it handled none. */
+  maxLagMs: number | null;
+}
+
+/** Where a sweeper's rounds come from: each feature with work that falls due (holds, lots) gives one. */
+export interface SweepSource {
+  sweep(batchSize: number): Promise<SweepRound>;
+}
+
+/**
+ * The sources' rounds one after the other, as one round: the sweeper knows no feature, and each
+ * feature's due work keeps its own routine and transaction (a hold's expiry in holds/, a lot's in
+ * lots/). Full when any was full (more of that kind may be due).
+ */
+export function sweepInTurn(...sources: SweepSource[]): SweepSource {
+  return {
+    async sweep(batchSize) {
+      const total: SweepRound = { expired: 0, released: 0, skipped: 0, fullRound: false, maxLagMs: null };
+      for (const source of sources) {
+        const round = await source.sweep(batchSize);
+        total.expired += round.expired;
+        total.released += round.released;
+        total.skipped += round.skipped;
+        total.fullRound ||= round.fullRound;
+        if (round.maxLagMs !== null) total.maxLagMs = Math.max(total.maxLagMs ?? 0, round.maxLagMs);
+      }
+      return total;
+    },
+  };
+}
+
+export interface ExpirySweeperOptions {
   /** Called after each round that committed events (expiries, `hold.expired`): the sequencer numbers them at once (CONTRACT §16: within 1 s). */
   onCommit?: () => void;
   /** Pause between sweeps, in ms; 0 schedules none (tests drive sweepOnce; the configuration refuses 0, src/config.ts). */
@@ -14,7 +54,7 @@ export interface LotSweeperOptions {
 }
 
 /** What the sweeper has done, for logs and metrics (a gauge can read it at scrape time). */
-export interface LotSweeperStats {
+export interface ExpirySweeperStats {
   intervalMs: number;
   batchSize: number;
   /** Completed sweeps since start. */
@@ -47,14 +87,14 @@ export const IDLE_MAX_MS = 8_000;
 
 /**
  * The background half of CONTRACT §15 and §16's `hold.expired`: every `intervalMs`, releases
- * the holds and posts the expiry of the lots whose `expires_at` has passed (lots_sweep, in rounds
- * of `batchSize` wallets or lots per database transaction, repeated while rounds come back full or
+ * the holds and posts the expiry of the lots whose `expires_at` has passed (its source's rounds:
+ * holds_sweep then lots_sweep, wired in services.ts, each of `batchSize` wallets or lots per database transaction, repeated while rounds come back full or
  * make progress past busy wallets; busy wallets are retried after BUSY_RETRY_MS). Safe with any
- * number of instances, which share the work: lots_sweep takes each wallet with SKIP LOCKED and
+ * number of instances, which share the work: each round takes each wallet with SKIP LOCKED and
  * re-reads under the lock, so each hold and lot expires exactly once. Correctness does not depend on it: a posting expires the due lots of the wallets it
  * touches first; the sweeper only bounds how long an untouched wallet shows expired points.
  */
-export class LotSweeper {
+export class ExpirySweeper {
   private cancelTimer: (() => void) | null = null;
   /** The pause armed now: the interval, doubled while sweeps find nothing. */
   private pauseMs = 0;
@@ -64,24 +104,24 @@ export class LotSweeper {
   private stopped = true;
   /** Set by stop(): a sweep under way finishes its current batch and returns. */
   private closing = false;
-  private readonly counters: LotSweeperStats;
+  private readonly counters: ExpirySweeperStats;
 
   constructor(
-    private readonly repository: LotRepository,
+    private readonly source: SweepSource,
     private readonly logger: Logger,
-    private readonly options: LotSweeperOptions,
+    private readonly options: ExpirySweeperOptions,
   ) {
     this.counters = { intervalMs: options.intervalMs, batchSize: options.batchSize, sweeps: 0, expiredTotal: 0, lastExpired: 0, releasedTotal: 0, lastLagMs: null, lastSweepMs: null, lastSweepAt: null };
   }
 
   start(): void {
     if (this.options.intervalMs === 0) {
-      this.logger.info('lot sweeper not scheduled (interval 0)');
+      this.logger.info('expiry sweeper not scheduled (interval 0)');
       return;
     }
     this.stopped = false;
     this.closing = false;
-    this.logger.info({ intervalMs: this.options.intervalMs, batchSize: this.options.batchSize }, 'lot sweeper started');
+    this.logger.info({ intervalMs: this.options.intervalMs, batchSize: this.options.batchSize }, 'expiry sweeper started');
     this.schedule();
   }
 
@@ -110,7 +150,7 @@ export class LotSweeper {
   }
 
   /** A copy of the counters (the metrics read it). */
-  stats(): LotSweeperStats {
+  stats(): ExpirySweeperStats {
     return { ...this.counters };
   }
 
@@ -126,7 +166,7 @@ export class LotSweeper {
     let skipped = 0;
     let maxLagMs: number | null = null;
     for (let round = 0; round < MAX_ROUNDS_PER_SWEEP; round++) {
-      const result = await this.repository.sweep(this.options.batchSize);
+      const result = await this.source.sweep(this.options.batchSize);
       expired += result.expired;
       released += result.released;
       skipped = result.skipped;
@@ -147,7 +187,7 @@ export class LotSweeper {
     });
     if (expired > 0 || released > 0 || skipped > 0) {
       const level = maxLagMs !== null && maxLagMs > LAG_WARNING_MS ? 'warn' : 'info';
-      this.logger[level]({ expired, released, skipped, maxLagMs, durationMs, batchSize: this.options.batchSize, intervalMs: this.options.intervalMs }, 'lot sweep');
+      this.logger[level]({ expired, released, skipped, maxLagMs, durationMs, batchSize: this.options.batchSize, intervalMs: this.options.intervalMs }, 'expiry sweep');
     }
     return { expired, released, skipped, maxLagMs };
   }
@@ -168,7 +208,7 @@ export class LotSweeper {
         })
         .catch((err: unknown) => {
           next = intervalMs;
-          this.logger.error({ err }, 'lot sweep failed; retried at the next interval');
+          this.logger.error({ err }, 'expiry sweep failed; retried at the next interval');
         })
         .finally(() => {
           this.running = null;

@@ -6,7 +6,7 @@
 -- the new status; `seq` and `stream_pos` stay NULL until ledger_sequence_events numbers the
 -- committed rows in commit order. No NOTIFY here: a NOTIFY makes every committing transaction take
 -- one database-wide lock until its commit is flushed, which would serialise the postings' commits.
--- The instance that committed wakes the sequencer itself (src/domain/events/event-sequencer.ts),
+-- The instance that committed wakes the sequencer itself (src/domain/outbox/event-sequencer.ts),
 -- and the sequencer's own NOTIFY, once per numbering, fans the events out.
 CREATE OR REPLACE FUNCTION ledger_emit(p_project integer, p_type text, p_subject uuid, p_status text, p_at timestamp with time zone)
 RETURNS void LANGUAGE sql AS $fn$

@@ -1,12 +1,14 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
+import { HoldRepository } from '../../../src/domain/holds/hold.repository.js';
 import { LotRepository } from '../../../src/domain/lots/lot.repository.js';
-import { IDLE_MAX_MS, LotSweeper } from '../../../src/domain/lots/lot-sweeper.js';
+import { IDLE_MAX_MS, ExpirySweeper, sweepInTurn } from '../../../src/domain/shared/expiry-sweeper.js';
 import type { Timer } from '../../../src/domain/shared/timer.js';
 import { expectStatus, fundedProject, transfer } from '../../support/fixtures.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 
-/** The background sweeper (src/domain/lots/lot-sweeper.ts): batches, logs, stats, a clean stop. */
+/** The background sweeper (src/domain/shared/expiry-sweeper.ts) over the holds' and the lots' rounds, as services.ts wires it: batches, logs, stats, a clean stop. */
+const dueWork = () => sweepInTurn({ sweep: (n) => new HoldRepository(t.db).sweepDue(n) }, new LotRepository(t.db));
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp({ lotSweep: { intervalMs: 0, batchSize: 500 } });
@@ -40,16 +42,16 @@ async function until(condition: () => boolean, what: string): Promise<void> {
   }
 }
 
-describe('LotSweeper', () => {
+describe('ExpirySweeper', () => {
   it('sweeps on its interval in batches until a batch comes back short, and logs and counts what it did', async () => {
     await dueLots('sweeper-batches', 5);
     const { lines, logger } = capture();
-    const sweeper = new LotSweeper(new LotRepository(t.db), logger, { intervalMs: 20, batchSize: 2 });
+    const sweeper = new ExpirySweeper(dueWork(), logger, { intervalMs: 20, batchSize: 2 });
     sweeper.start();
     try {
-      expect(lines.find((l) => l.msg === 'lot sweeper started')).toMatchObject({ intervalMs: 20, batchSize: 2 });
+      expect(lines.find((l) => l.msg === 'expiry sweeper started')).toMatchObject({ intervalMs: 20, batchSize: 2 });
       await until(() => sweeper.stats().expiredTotal >= 5, 'five expiries');
-      const sweep = lines.find((l) => l.msg === 'lot sweep');
+      const sweep = lines.find((l) => l.msg === 'expiry sweep');
       expect(sweep).toMatchObject({ expired: 5, batchSize: 2, intervalMs: 20 }); // one sweep, three batches
       expect(sweep!.maxLagMs).toBeGreaterThanOrEqual(1000);
       expect(sweeper.stats()).toMatchObject({ intervalMs: 20, batchSize: 2, expiredTotal: 5, lastLagMs: sweep!.maxLagMs });
@@ -60,7 +62,7 @@ describe('LotSweeper', () => {
 
   it('stop() waits for a sweep under way and schedules no other', async () => {
     const { logger } = capture();
-    const sweeper = new LotSweeper(new LotRepository(t.db), logger, { intervalMs: 1, batchSize: 10 });
+    const sweeper = new ExpirySweeper(dueWork(), logger, { intervalMs: 1, batchSize: 10 });
     sweeper.start();
     await until(() => sweeper.stats().sweeps >= 3, 'three sweeps');
     await sweeper.stop();
@@ -71,10 +73,10 @@ describe('LotSweeper', () => {
 
   it('interval 0 schedules nothing (the configuration refuses it; tests drive the sweeps)', async () => {
     const { lines, logger } = capture();
-    const sweeper = new LotSweeper(new LotRepository(t.db), logger, { intervalMs: 0, batchSize: 10 });
+    const sweeper = new ExpirySweeper(dueWork(), logger, { intervalMs: 0, batchSize: 10 });
     sweeper.start();
     await sweeper.stop();
-    expect(lines.map((l) => l.msg)).toEqual(['lot sweeper not scheduled (interval 0)']);
+    expect(lines.map((l) => l.msg)).toEqual(['expiry sweeper not scheduled (interval 0)']);
     expect(sweeper.stats().sweeps).toBe(0);
   });
 });
@@ -103,10 +105,10 @@ function testTimer() {
   return { timer, fire, nextArming, armedMs: () => armed?.ms ?? null };
 }
 
-describe('LotSweeper pauses', () => {
+describe('ExpirySweeper pauses', () => {
   it('doubles its pause while sweeps find nothing, up to IDLE_MAX_MS; a sweep that expires something comes back to the interval', async () => {
     const clock = testTimer();
-    const sweeper = new LotSweeper(new LotRepository(t.db), capture().logger, { intervalMs: 1_000, batchSize: 100, timer: clock.timer });
+    const sweeper = new ExpirySweeper(dueWork(), capture().logger, { intervalMs: 1_000, batchSize: 100, timer: clock.timer });
     sweeper.start();
     try {
       expect(clock.armedMs()).toBe(1_000);
@@ -125,7 +127,7 @@ describe('LotSweeper pauses', () => {
 
   it('never pauses longer than its interval when the interval is longer than IDLE_MAX_MS', async () => {
     const clock = testTimer();
-    const sweeper = new LotSweeper(new LotRepository(t.db), capture().logger, { intervalMs: 20_000, batchSize: 100, timer: clock.timer });
+    const sweeper = new ExpirySweeper(dueWork(), capture().logger, { intervalMs: 20_000, batchSize: 100, timer: clock.timer });
     sweeper.start();
     try {
       expect(await clock.fire()).toBe(20_000);

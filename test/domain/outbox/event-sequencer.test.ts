@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { NotificationChannel } from '../../../src/db/notifications.js';
-import { EventRepository } from '../../../src/domain/events/event.repository.js';
-import { EventSequencer, TICK_MAX_MS, TICK_MS } from '../../../src/domain/events/event-sequencer.js';
+import { OutboxRepository } from '../../../src/domain/outbox/outbox.repository.js';
+import { EventSequencer, TICK_MAX_MS, TICK_MS } from '../../../src/domain/outbox/event-sequencer.js';
 import type { Timer } from '../../../src/domain/shared/timer.js';
 import { JournalRepository } from '../../../src/domain/journal/journal.repository.js';
 import { JournalWriter } from '../../../src/domain/journal/journal-writer.js';
@@ -60,11 +60,11 @@ class CountingJournal extends JournalWriter {
 }
 
 /** The real repository, calling the test's hook as each numbering run starts (to act during a run). */
-class HookedEvents extends EventRepository {
+class HookedEvents extends OutboxRepository {
   hook?: () => void;
   /** The database is restarting: numbering fails. */
   failing = false;
-  override sequenceCommitted(options?: Parameters<EventRepository['sequenceCommitted']>[0]): Promise<void> {
+  override sequenceCommitted(options?: Parameters<OutboxRepository['sequenceCommitted']>[0]): Promise<void> {
     this.hook?.();
     if (this.failing) return Promise.reject(new Error('the database system is starting up'));
     return super.sequenceCommitted(options);
