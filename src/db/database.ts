@@ -5,6 +5,7 @@ import pg from 'pg';
 import { entities } from './entities.js';
 import { NotificationChannel } from './notifications.js';
 import { inRequestScope, instrumentClient } from './statement-counter.js';
+import { limitPreparedStatements } from './prepared-statements.js';
 import { migrations } from '../../migrations/index.js';
 import { changedRoutines, installRoutines, loadRoutines, retiredRoutines } from './routines.js';
 import type { Logger } from '../logger.js';
@@ -103,6 +104,7 @@ export async function openDatabase(url: string, logger: Logger, poolSize = 20, o
   // as large as the request pool: it opens connections only as background work needs them (min 0)
   const background = new pg.Pool({ connectionString: url, max: poolSize, ...POOL_SETTINGS, types: backgroundTypes as pg.CustomTypesConfig });
   background.on('error', (err) => logger.warn({ err }, 'idle background database connection failed'));
+  background.on('acquire', limitPreparedStatements);
   const warmed = warmUp(background, Math.min(BACKGROUND_WARM_CONNECTIONS, poolSize));
   const notifications = new NotificationChannel(url, logger);
   // a failure is the app's to report: its start() of the channel opens it again, and fails the start-up then
@@ -118,7 +120,10 @@ export async function openDatabase(url: string, logger: Logger, poolSize = 20, o
     await background.end();
     throw error;
   }
-  pool.on('acquire', (client) => instrumentClient(client));
+  pool.on('acquire', (client) => {
+    instrumentClient(client);
+    limitPreparedStatements(client);
+  });
   pool.on('error', (err) => logger.warn({ err }, 'idle database connection failed'));
   poolTypes = (pool as unknown as { options: { types?: TypeParsers } }).options.types;
   await warmed;

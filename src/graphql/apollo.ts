@@ -15,6 +15,7 @@ import { refuseOversizedQuery } from './limits/selection-limit.rule.js';
 import { stringifyResult } from './sql-plan/raw-json.js';
 import { PreparedPlans } from './sql-plan/prepared.js';
 import { PlannedOperations } from './planned-operations.js';
+import { documentStore, persistedQueryStore } from './apollo-caches.js';
 
 export interface GraphQLEndpoint {
   /** The executable subgraph schema (subscriptions over WebSocket run on it too: subscriptions/websocket-server.ts). */
@@ -51,6 +52,9 @@ export async function createGraphQLEndpoint(services: Services, limits: GraphQLL
     allowBatchedHttpRequests: false,
     introspection: true,
     parseOptions: { maxTokens: limits.maxTokens },
+    // bounded by the bytes they keep, not by Apollo's estimate (CONTRACT §18; apollo-caches.ts)
+    documentStore: documentStore(),
+    cache: persistedQueryStore(),
     validationRules: limitRules(limits, 'http'),
     formatError,
     includeStacktraceInErrorResponses: false,

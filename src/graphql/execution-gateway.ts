@@ -1,14 +1,15 @@
 import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
 import { execute, GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
-import type { CompiledQuery } from 'graphql-jit';
 import { mergesConditionalFields } from './conditional-merge.js';
 import { compileDocument, isCompiled } from './jit.js';
 import type { GraphQLContext } from './context.js';
 import { planQuery } from './sql-plan/planner.js';
 import type { PreparedPlans } from './sql-plan/prepared.js';
 import { RawJsonData } from './sql-plan/raw-json.js';
+import { CompiledDocuments, INTERPRETER } from './compiled-documents.js';
 
-const CACHE_SIZE = 500;
+/** Compiled documents kept, by what they keep (retained-size.ts), least recently used out first. */
+export const COMPILED_BYTES = 24 * 1024 * 1024;
 
 /**
  * How operations run, behind Apollo's gateway interface: a SQL plan when the planner covers the
@@ -24,7 +25,7 @@ const CACHE_SIZE = 500;
  * planned read whose root is not found (their not_found error).
  */
 export function executionGateway(schema: GraphQLSchema, options: { sqlPlans: boolean; prepared: PreparedPlans }): GatewayInterface {
-  const compiled = new Map<string, CompiledQuery | typeof INTERPRETER>();
+  const compiled = new CompiledDocuments(COMPILED_BYTES);
   const { prepared } = options;
   const executor: GatewayExecutor = async (requestContext) => {
     const context = requestContext.context as unknown as GraphQLContext;
@@ -38,8 +39,7 @@ export function executionGateway(schema: GraphQLSchema, options: { sqlPlans: boo
       const result = mergesConditionalFields(requestContext.document) ? INTERPRETER : await compileDocument(schema, requestContext.document, requestContext.operationName);
       if (result !== INTERPRETER && !isCompiled(result)) return result;
       query = result;
-      if (compiled.size >= CACHE_SIZE) compiled.delete(compiled.keys().next().value!);
-      compiled.set(key, query);
+      compiled.set(key, query, requestContext.document);
     }
     const variables = requestContext.request.variables ?? {};
     const result =
@@ -59,9 +59,6 @@ export function executionGateway(schema: GraphQLSchema, options: { sqlPlans: boo
     async stop() {},
   };
 }
-
-/** graphql-js's interpreter, for the documents graphql-jit would execute wrongly (conditional-merge.ts). */
-const INTERPRETER = 'interpreter';
 
 async function planned(schema: GraphQLSchema, prepared: PreparedPlans, document: DocumentNode, operationName: string | null, variables: Record<string, unknown> | undefined, context: GraphQLContext): Promise<RawJsonData | null> {
   const plan = planQuery({ schema, document, operationName, variables, ownerId: context.principal.ownerId, maxPageSize: context.limits.maxPageSize });

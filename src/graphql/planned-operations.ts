@@ -1,16 +1,23 @@
 import { getOperationAST, getVariableValues, type DocumentNode, type GraphQLSchema } from 'graphql';
+import type { LRUCache } from 'lru-cache';
 import type { Principal } from '../domain/auth/api-key.service.js';
 import type { Database } from '../db/database.js';
 import { CostWalk } from './limits/cost-walk.js';
 import type { GraphQLLimits } from './limits/limits.js';
 import { planQuery } from './sql-plan/planner.js';
 import type { PreparedPlans } from './sql-plan/prepared.js';
+import { documentBytes, lruByBytes, textBytes } from './retained-size.js';
 
-/** Operations remembered at most (oldest first out), and the longest query text remembered. */
-const MAX_OPERATIONS = 500;
+/** The longest query text remembered. */
 const MAX_QUERY_LENGTH = 8_192;
-/** Distinct Accept headers remembered at most (a client sends one, a gateway another). */
-const MAX_ACCEPTS = 16;
+/** Bytes of remembered operations (their key and document), and of Accept values (a client sends one, a gateway another). */
+export const PLANNED_OPERATION_BYTES = 8 * 1024 * 1024;
+export const ACCEPT_BYTES = 64 * 1024;
+
+export interface PlannedOperationsBudget {
+  operationBytes: number;
+  acceptBytes: number;
+}
 
 /** A POST body Apollo takes as exactly one operation, and nothing else it would act on. */
 export interface OperationBody {
@@ -44,15 +51,20 @@ export type PlannedAnswer =
  * `query`, `variables` and `operationName`, an Accept header Apollo has not answered yet.
  */
 export class PlannedOperations {
-  private readonly documents = new Map<string, DocumentNode>();
-  /** Content type Apollo chose per Accept header (it depends on nothing else for a single result). */
-  private readonly contentTypes = new Map<string | undefined, string>();
+  /** Both least recently used out first (retained-size.ts): no client's first operations or Accept values stay for good. */
+  private readonly documents: LRUCache<string, DocumentNode>;
+  /** Content type Apollo chose per Accept header (it depends on nothing else for a single result); NO_ACCEPT for none. */
+  private readonly contentTypes: LRUCache<string, string>;
 
   constructor(
     private readonly schema: GraphQLSchema,
     private readonly limits: GraphQLLimits,
     private readonly prepared: PreparedPlans,
-  ) {}
+    budget: PlannedOperationsBudget = { operationBytes: PLANNED_OPERATION_BYTES, acceptBytes: ACCEPT_BYTES },
+  ) {
+    this.documents = lruByBytes(budget.operationBytes, (document, key) => textBytes(key) + documentBytes(document));
+    this.contentTypes = lruByBytes(budget.acceptBytes, (contentType, accept) => textBytes(accept) + textBytes(contentType));
+  }
 
   /** The body as one operation, or null when it is anything else (Apollo answers it). */
   static bodyOf(body: unknown): OperationBody | null {
@@ -76,9 +88,9 @@ export class PlannedOperations {
 
   /** Runs the remembered operation's plan for this request, or says why Apollo answers it. */
   async answer(operation: OperationBody, accept: string | undefined, principal: Principal, db: Database): Promise<PlannedAnswer> {
-    const contentType = this.contentTypes.get(accept);
-    const document = contentType === undefined ? undefined : this.documents.get(keyOf(operation));
-    if (document === undefined || contentType === undefined) return { kind: 'apollo', planTried: false };
+    const known = this.known(operation, accept);
+    if (!known) return { kind: 'apollo', planTried: false };
+    const { document, contentType } = known;
     const { operationName, variables } = operation;
     // the cost check of limits/cost.ts, its variables coerced once for the cost and the plan
     const chosen = getOperationAST(document, operationName);
@@ -92,18 +104,24 @@ export class PlannedOperations {
     return { kind: 'answered', data: row.data, contentType };
   }
 
+  /** The remembered document and content type for this operation and Accept value, if both are (a hit makes both the most recently used). */
+  known(operation: OperationBody, accept: string | undefined): { document: DocumentNode; contentType: string } | undefined {
+    const contentType = this.contentTypes.get(accept ?? NO_ACCEPT);
+    const document = contentType === undefined ? undefined : this.documents.get(keyOf(operation));
+    return document === undefined || contentType === undefined ? undefined : { document, contentType };
+  }
+
   /** After Apollo answered `operation` with a SQL plan (status 200, no errors): the next time, the short way. */
   remember(operation: OperationBody, answered: AnsweredByPlan): void {
-    if (!this.contentTypes.has(answered.accept)) {
-      if (this.contentTypes.size >= MAX_ACCEPTS) return;
-      this.contentTypes.set(answered.accept, answered.contentType);
-    }
+    const accept = answered.accept ?? NO_ACCEPT;
+    if (!this.contentTypes.has(accept)) this.contentTypes.set(accept, answered.contentType);
     const key = keyOf(operation);
-    if (this.documents.has(key)) return;
-    if (this.documents.size >= MAX_OPERATIONS) this.documents.delete(this.documents.keys().next().value!);
-    this.documents.set(key, answered.document);
+    if (!this.documents.has(key)) this.documents.set(key, answered.document);
   }
 }
+
+/** The key of a request without an Accept header (a header value never holds a NUL). */
+const NO_ACCEPT = '\u0000';
 
 /** Unambiguous: the name's length (0: no name) before the name and the text. */
 function keyOf({ query, operationName }: OperationBody): string {

@@ -1,5 +1,9 @@
 import { fundedProject, UNKNOWN_UUID, type FundedProject } from '../support/fixtures.js';
 import { startTestApp, type HttpResult, type TestApp } from '../support/test-app.js';
+import { buildSchema, parse } from 'graphql';
+import { PlannedOperations } from '../../src/graphql/planned-operations.js';
+import { graphQLLimits } from '../../src/graphql/limits/limits.js';
+import { PreparedPlans } from '../../src/graphql/sql-plan/prepared.js';
 
 /**
  * The short way for operations Apollo already answered with a SQL plan (src/graphql/planned-operations.ts):
@@ -189,5 +193,31 @@ describe('what the short way leaves to Apollo', () => {
       const refused = await send(a, body, { accept: 'text/html' });
       expect([refused.status, known(refused)]).toEqual([406, false]);
     }
+  });
+});
+
+describe('what the short way remembers (CONTRACT §18: bounded in bytes, none kept for good)', () => {
+  const schema = buildSchema('type Query { a: Int }');
+  const operation = (i: number) => ({ query: `query Q${i} { a }\n${'#'.repeat(6_000)}`, operationName: undefined, variables: undefined });
+  const answered = (i: number, accept = 'application/json') => ({ document: parse(operation(i).query), accept, contentType: 'application/json; charset=utf-8' });
+
+  it('operations: by their bytes (key and document), the least recently used out first', () => {
+    const planned = new PlannedOperations(schema, graphQLLimits(), new PreparedPlans(), { operationBytes: 32 * 1024, acceptBytes: 64 * 1024 });
+    for (let i = 0; i < 2; i++) planned.remember(operation(i), answered(i));
+    expect(planned.known(operation(0), 'application/json')).toBeDefined(); // Q0 used: Q1 is the least recent
+    planned.remember(operation(2), answered(2)); // ≈ 12 KB each (text twice): Q1 goes
+    expect([0, 1, 2].map((i) => planned.known(operation(i), 'application/json') !== undefined)).toEqual([true, false, true]);
+    for (let i = 3; i < 6; i++) planned.remember(operation(i), answered(i));
+    expect(planned.known(operation(0), 'application/json')).toBeUndefined();
+  });
+
+  it('Accept values: by their bytes, a new one always taken, the least recently used out first', () => {
+    const planned = new PlannedOperations(schema, graphQLLimits(), new PreparedPlans(), { operationBytes: 1024 * 1024, acceptBytes: 8 * 1024 });
+    const accept = (i: number) => `application/json;q=0.${i}, ${'x'.repeat(2_000)}`;
+    planned.remember(operation(0), answered(0));
+    for (let i = 1; i < 20; i++) planned.remember(operation(0), answered(0, accept(i)));
+    expect(planned.known(operation(0), accept(19))).toBeDefined(); // a client's first values do not fill it for good
+    expect(planned.known(operation(0), accept(1))).toBeUndefined();
+    expect(planned.known(operation(0), undefined)).toBeUndefined(); // no Accept header: its own key
   });
 });

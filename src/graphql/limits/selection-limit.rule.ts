@@ -1,6 +1,8 @@
 import { GraphQLError, parse, type ASTVisitor, type DocumentNode, type ValidationContext, type ValidationRule } from 'graphql';
 import { LedgerError } from '../../domain/errors.js';
+import type { LRUCache } from 'lru-cache';
 import { DocumentShape } from './document-shape.js';
+import { lruByBytes, textBytes } from '../retained-size.js';
 
 /**
  * The refusal of a document whose operations, fragments expanded (and fragments no operation
@@ -39,31 +41,30 @@ export function selectionLimitRule(maxSelections: number): ValidationRule {
  * checked when it was registered.
  */
 export function refuseOversizedQuery(query: unknown, limits: { maxTokens: number; maxSelections: number }): GraphQLError | null {
-  if (typeof query === 'string' && query.length <= MAX_REMEMBERED_LENGTH) return acceptedQueries(limits).has(query) ? null : rememberAccepted(query, limits);
+  if (typeof query === 'string' && query.length <= MAX_REMEMBERED_LENGTH) return acceptedQueries(limits).get(query) ? null : rememberAccepted(query, limits);
   return checkQuery(query, limits);
 }
 
 /**
  * Texts found within the limits, per set of limits: clients send the same few documents again
  * and again, and parsing one to count its selections cost about as much as Apollo's whole
- * (cached) parse and validation of it. Bounded: short texts only, the oldest forgotten first.
+ * (cached) parse and validation of it. Bounded by their bytes: short texts only, the least
+ * recently sent forgotten first.
  */
-const accepted = new WeakMap<object, Set<string>>();
-const MAX_REMEMBERED = 500;
+const accepted = new WeakMap<object, LRUCache<string, true>>();
+export const ACCEPTED_TEXT_BYTES = 2 * 1024 * 1024;
 const MAX_REMEMBERED_LENGTH = 8_192;
 
-function acceptedQueries(limits: { maxTokens: number; maxSelections: number }): Set<string> {
+function acceptedQueries(limits: { maxTokens: number; maxSelections: number }): LRUCache<string, true> {
   let texts = accepted.get(limits);
-  if (!texts) accepted.set(limits, (texts = new Set()));
+  if (!texts) accepted.set(limits, (texts = lruByBytes<string, true>(ACCEPTED_TEXT_BYTES, (_, text) => textBytes(text))));
   return texts;
 }
 
 function rememberAccepted(query: string, limits: { maxTokens: number; maxSelections: number }): GraphQLError | null {
   const refused = checkQuery(query, limits);
   if (refused) return refused;
-  const texts = acceptedQueries(limits);
-  if (texts.size >= MAX_REMEMBERED) texts.delete(texts.values().next().value!);
-  texts.add(query);
+  acceptedQueries(limits).set(query, true);
   return null;
 }
 

@@ -1,13 +1,11 @@
 import { createSourceEventStream, subscribe, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
-import type { CompiledQuery } from 'graphql-jit';
 import { mergesConditionalFields } from '../conditional-merge.js';
 import { withGraphQLErrors } from '../execution-gateway.js';
 import { compileDocument, isCompiled } from '../jit.js';
+import { CompiledDocuments, INTERPRETER, type Compiled } from '../compiled-documents.js';
 
-const CACHE_SIZE = 500;
-const INTERPRETER = 'interpreter';
-
-type Compiled = CompiledQuery | typeof INTERPRETER;
+/** Compiled subscription documents kept, by what they keep (their text is their key), least recently used out first. */
+export const COMPILED_SUBSCRIPTION_BYTES = 8 * 1024 * 1024;
 
 /**
  * Runs subscription documents with graphql-jit instead of graphql-js's `subscribe` (graphql-ws's
@@ -20,9 +18,13 @@ type Compiled = CompiledQuery | typeof INTERPRETER;
  * The documents graphql-jit would execute wrongly (conditional-merge.ts) keep the interpreter.
  */
 export class CompiledSubscriptions {
-  private readonly compiled = new Map<string, Compiled>();
+  private readonly compiled: CompiledDocuments;
   /** Each admitted document's text (the cache key), set when the subscribe message is checked. */
   private readonly keys = new WeakMap<DocumentNode, string>();
+
+  constructor(maxBytes = COMPILED_SUBSCRIPTION_BYTES) {
+    this.compiled = new CompiledDocuments(maxBytes);
+  }
 
   /** Remembers the text `document` was parsed from, so its compiled form is found again. */
   admit(document: DocumentNode, query: string): void {
@@ -48,10 +50,7 @@ export class CompiledSubscriptions {
     if (cached) return cached;
     const result = mergesConditionalFields(args.document) ? INTERPRETER : await compileDocument(args.schema, args.document, args.operationName);
     if (result !== INTERPRETER && !isCompiled(result)) return result;
-    if (key !== undefined) {
-      if (this.compiled.size >= CACHE_SIZE) this.compiled.delete(this.compiled.keys().next().value!);
-      this.compiled.set(key, result);
-    }
+    if (key !== undefined) this.compiled.set(key, result, args.document);
     return result;
   }
 }

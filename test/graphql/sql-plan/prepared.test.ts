@@ -14,18 +14,37 @@ describe('PreparedPlans (names for the SQL plans a client keeps sending)', () =>
     expect(plans.nameOf('SELECT 2')).not.toBe(name);
   });
 
-  it('names 32 texts at most; the others run unnamed, the named ones keep their names', () => {
+  const sightings = (plans: PreparedPlans, sql: string) => [plans.nameOf(sql), plans.nameOf(sql), plans.nameOf(sql)][2];
+
+  it('names 32 texts at once at most: the least recently used loses its name, none keeps a slot for good (CONTRACT §18)', () => {
     const plans = new PreparedPlans();
     const named = new Map<string, string | undefined>();
-    for (let t = 0; t < 40; t++) {
-      const sql = `SELECT ${t}`;
-      for (let i = 0; i < 3; i++) named.set(sql, plans.nameOf(sql));
-    }
-    const names = [...named.values()].filter((n) => n !== undefined);
-    expect(names).toHaveLength(32);
-    expect(new Set(names).size).toBe(32);
+    for (let t = 0; t < 32; t++) named.set(`SELECT ${t}`, sightings(plans, `SELECT ${t}`));
+    expect(new Set(named.values()).size).toBe(32);
+    expect(plans.nameOf('SELECT 0')).toBe(named.get('SELECT 0')); // used again: now the most recent
+    const newcomer = sightings(plans, 'SELECT 32');
+    expect(newcomer).toMatch(/^ledger_sql_plan_\d+$/);
+    expect([...named.values()]).not.toContain(newcomer);
     expect(plans.nameOf('SELECT 0')).toBe(named.get('SELECT 0'));
-    expect(plans.nameOf('SELECT 39')).toBeUndefined();
+    // SELECT 1, the least recently used, lost its name: counted afresh, then named anew, never with a name another text had
+    expect(plans.nameOf('SELECT 1')).toBeUndefined();
+    expect(plans.nameOf('SELECT 1')).toBeUndefined();
+    const renamed = plans.nameOf('SELECT 1');
+    expect(renamed).toBeDefined();
+    expect([...named.values(), newcomer]).not.toContain(renamed);
+  });
+
+  it('bounds the texts it names and counts by their bytes', () => {
+    const plans = new PreparedPlans({ names: 32, namedBytes: 64 * 1024, candidateBytes: 64 * 1024 });
+    const long = (t: number) => `SELECT ${t} ${'x'.repeat(20_000)}`;
+    const names = [0, 1, 2, 3].map((t) => sightings(plans, long(t)));
+    expect(names.every((n) => n !== undefined)).toBe(true);
+    // four texts of 20 KB do not fit in 64 KiB with the newest: the oldest lost its name
+    expect(plans.nameOf(long(3))).toBe(names[3]);
+    expect(plans.nameOf(long(0))).toBeUndefined();
+    // sightings, too: a fourth 20 KB text pushes out the first one counted
+    for (let t = 10; t < 14; t++) plans.nameOf(long(t));
+    expect([plans.nameOf(long(10)), plans.nameOf(long(10))]).toEqual([undefined, undefined]);
   });
 });
 
