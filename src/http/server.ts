@@ -8,6 +8,7 @@ import { fingerprint, type IdempotencyService } from '../domain/idempotency/idem
 import { withStatementScope, type StatementScope } from '../db/statement-counter.js';
 import type { Logger } from '../logger.js';
 import { readJsonBody } from './body.js';
+import { readQuery } from './query.js';
 import type { Reply, Route } from './route.js';
 import { Router } from './router.js';
 import type { Cors } from './cors.js';
@@ -134,11 +135,12 @@ async function dispatch(deps: HttpDeps, router: Router, req: IncomingMessage, re
   if (!match) throw new LedgerError('not_found', `no route for ${req.method} ${url.pathname}`);
   const { route } = match;
   if (route.feature === 'advanced_analytics') requireAdvancedAnalytics(principal.plan);
+  const rawQuery = readQuery(url.searchParams);
 
   const wantsBody = route.body !== undefined || route.rawBody === true;
   const rawBody = wantsBody ? await readJsonBody(req) : undefined;
   const params = route.params ? parseInput(route.params, match.params, 'path') : match.params;
-  const query = route.query ? parseInput(route.query, Object.fromEntries(url.searchParams), 'query') : undefined;
+  const query = route.query ? parseInput(route.query, rawQuery, 'query') : undefined;
   const body = route.body ? parseInput(route.body, rawBody === undefined ? {} : rawBody, 'body') : rawBody;
 
   const run = async (): Promise<Reply> => route.handler({ body, query, params, principal, requestId, log, req });
