@@ -135,10 +135,11 @@ async function dispatch(deps: HttpDeps, router: Router, req: IncomingMessage, re
   if (!match) throw new LedgerError('not_found', `no route for ${req.method} ${url.pathname}`);
   const { route } = match;
   if (route.feature === 'advanced_analytics') requireAdvancedAnalytics(principal.plan);
-  const rawQuery = readQuery(url.searchParams);
 
   const wantsBody = route.body !== undefined || route.rawBody === true;
   const rawBody = wantsBody ? await readJsonBody(req) : undefined;
+  // after the body's size, type and syntax (413, 415 come first, CONTRACT §2), before any field
+  const rawQuery = readQuery(url.searchParams);
   const params = route.params ? parseInput(route.params, match.params, 'path') : match.params;
   const query = route.query ? parseInput(route.query, rawQuery, 'query') : undefined;
   const body = route.body ? parseInput(route.body, rawBody === undefined ? {} : rawBody, 'body') : rawBody;

@@ -60,6 +60,13 @@ describe('a repeated query parameter over HTTP', () => {
     expect((await send('?dryRun=false')).status).toBe(201); // once is fine
   });
 
+  it('comes after the body\'s media type and size, as every field does (CONTRACT §2 check order)', async () => {
+    const path = '/transactions?dryRun=true&dryRun=true';
+    expect((await t.request('POST', path, { key: e.key, raw: 'x', contentType: 'text/plain' })).status).toBe(415);
+    expect((await t.request('POST', path, { key: e.key, raw: JSON.stringify({ pad: 'x'.repeat(200 * 1024) }) })).status).toBe(413);
+    expect((await t.request('POST', path, { key: 'wrong-key', body: {} })).status).toBe(401);
+  });
+
   it.each([
     ['a search', () => `/transactions/search?projectId=${e.projectId}&projectId=${e.projectId}`, 'projectId'],
     ['a search by metadata', () => `/transactions/search?projectId=${e.projectId}&metadata.tier=gold&metadata.tier=silver`, 'metadata.tier'],
