@@ -10,6 +10,7 @@ import { createHttpServer } from './http/server.js';
 import { attachSubscriptionServer, type SubscriptionServer } from './graphql/subscriptions/websocket-server.js';
 import { Cors } from './http/cors.js';
 import { metricsRoute } from './http/metrics.route.js';
+import type { Route } from './http/route.js';
 import { webRoutes } from './web/web.routes.js';
 import type { Logger } from './logger.js';
 import { openApiRoute, restRoutes } from './rest/index.js';
@@ -44,6 +45,8 @@ export interface AppOptions {
 export interface App {
   server: Server;
   services: Services;
+  /** Every route the HTTP server answers (tests hold each to the rules of every route, e.g. test/http/query.test.ts). */
+  routes: readonly Route[];
   /** GraphQL subscriptions over WebSocket (its open sockets per owner). */
   subscriptions: SubscriptionServer;
   listen(port: number, host: string): Promise<AddressInfo>;
@@ -72,9 +75,10 @@ async function assemble(options: AppOptions, services: Services, notificationsOp
   const { logger } = options;
   const graphql = await createGraphQLEndpoint(services, graphQLLimits(options.graphqlMaxCost), { sqlPlans: options.graphqlSqlPlans ?? true, exposePlan: options.exposeStatementCount ?? false, schema: options.graphqlSchema });
   const rest = restRoutes(services);
+  // the REST compatibility interface, /graphql, the REST routes' /openapi.json, /metrics and the web pages
+  const routes = [...rest, ...graphqlRoutes(graphql), openApiRoute(rest), metricsRoute(services.metrics, options.metricsToken), ...webRoutes()];
   const server = createHttpServer({
-    // the REST compatibility interface, /graphql, the REST routes' /openapi.json, /metrics and the web pages
-    routes: [...rest, ...graphqlRoutes(graphql), openApiRoute(rest), metricsRoute(services.metrics, options.metricsToken), ...webRoutes()],
+    routes,
     apiKeys: services.apiKeys,
     calls: services.calls,
     idempotency: services.idempotency,
@@ -97,6 +101,7 @@ async function assemble(options: AppOptions, services: Services, notificationsOp
   return {
     server,
     services,
+    routes,
     subscriptions,
     listen: (port, host) =>
       new Promise((resolve, reject) => {

@@ -8,6 +8,7 @@ import { fingerprint, type IdempotencyService } from '../domain/idempotency/idem
 import { withStatementScope, type StatementScope } from '../db/statement-counter.js';
 import type { Logger } from '../logger.js';
 import { readJsonBody } from './body.js';
+import { readQuery } from './query.js';
 import type { Reply, Route } from './route.js';
 import { Router } from './router.js';
 import type { Cors } from './cors.js';
@@ -137,8 +138,10 @@ async function dispatch(deps: HttpDeps, router: Router, req: IncomingMessage, re
 
   const wantsBody = route.body !== undefined || route.rawBody === true;
   const rawBody = wantsBody ? await readJsonBody(req) : undefined;
+  // after the body's size, type and syntax (413, 415 come first, CONTRACT §2), before any field
+  const rawQuery = readQuery(url.searchParams);
   const params = route.params ? parseInput(route.params, match.params, 'path') : match.params;
-  const query = route.query ? parseInput(route.query, Object.fromEntries(url.searchParams), 'query') : undefined;
+  const query = route.query ? parseInput(route.query, rawQuery, 'query') : undefined;
   const body = route.body ? parseInput(route.body, rawBody === undefined ? {} : rawBody, 'body') : rawBody;
 
   const run = async (): Promise<Reply> => route.handler({ body, query, params, principal, requestId, log, req });

@@ -4,12 +4,14 @@ import { toMajor } from '../domain/money.js';
 import { route, type Route } from '../http/route.js';
 import type { Services } from '../services.js';
 import { ProjectIdParams } from './projects.schemas.js';
-import { AsOfQuery, Symbol } from './schemas.js';
+import { InstantQuery, Symbol } from './schemas.js';
 
 const AnalyticsQuery = z.strictObject({
   currency: Symbol.optional().meta({ description: 'An asset symbol of the project (default: its primary asset).' }),
-  since: AsOfQuery.optional().meta({ description: 'ISO 8601 with Z or an offset, rounded down to a bucket start (default: 30 buckets before `until`).' }),
-  until: AsOfQuery.optional().meta({ description: 'ISO 8601 with Z or an offset, rounded up to a bucket start (default: the end of the current bucket); at most 400 buckets after `since`.' }),
+  since: InstantQuery.optional().meta({ description: 'ISO 8601 with Z or an offset, rounded down to a bucket start (default: 30 buckets before `until`).' }),
+  until: InstantQuery.optional().meta({
+    description: 'ISO 8601 with Z or an offset, rounded up to a bucket start (default: the end of the current bucket); may lie in the future (the current bucket is then partial); at most 400 buckets after `since`.',
+  }),
   interval: z.enum(['day', 'hour']).optional().meta({ description: 'UTC day (default) or hour buckets.' }),
 });
 

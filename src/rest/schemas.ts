@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { CurrencyRule, PostingMetadataRule, ReferenceRule, WalletRefRule } from '../domain/ledger/ledger.rules.js';
 import { AmountRule } from '../domain/money.js';
-import { AsOfRule } from '../domain/ledger/as-of.rules.js';
+import { AS_OF_FORMAT, AsOfRule } from '../domain/ledger/as-of.rules.js';
+import { parseInstant } from '../domain/shared/instant.js';
 import { MAX_PROJECT_ID, ProjectIdRule, UuidRule } from '../domain/shared/ids.js';
 
 /** Shared request/response pieces; every REST schema is strict (unknown fields → 400). */
@@ -56,6 +57,14 @@ export const AsOfQuery = z
   .string()
   .transform((text) => text.replace(/ (?=\d{2}(?::?\d{2})?$)/, '+'))
   .pipe(AsOfRule);
+
+/**
+ * An instant in a query string that may lie in the future (a search's or an export's `until`,
+ * analytics' range: CONTRACT §21, §23); the `+` of its offset read back as `asOf`'s is.
+ */
+export const InstantQuery = z
+  .string()
+  .transform((text, ctx) => parseInstant(text.replace(/ (?=\d{2}(?::?\d{2})?$)/, '+')) ?? (ctx.addIssue({ code: 'custom', message: AS_OF_FORMAT }), z.NEVER));
 /** `page` ≥ 1 (CONTRACT §7), up to the largest 32-bit integer; a page past the data is empty. */
 export const MAX_PAGE = 2_147_483_647;
 export const PageQuery = { page: queryInt(1, MAX_PAGE).default(1), limit: queryInt(1, 100).default(20) };

@@ -2,19 +2,12 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 import { z } from 'zod';
-import { AS_OF_FORMAT } from '../domain/ledger/as-of.rules.js';
 import type { HistoryRow } from '../domain/ledger/ledger.types.js';
 import type { TransactionFilter } from '../domain/search/transaction-search.types.js';
-import { parseInstant } from '../domain/shared/instant.js';
 import { route, type Route } from '../http/route.js';
 import type { Services } from '../services.js';
 import { TransactionBody, transactionJson } from '../json/transaction.json.js';
-import { ProjectIdQuery, queryInt } from './schemas.js';
-
-/** An instant in a query string; an unescaped `+` of its offset arrives as a space and is read back as `+`. */
-const InstantQuery = z
-  .string()
-  .transform((text, ctx) => parseInstant(text.replace(/ (?=\d{2}(?::?\d{2})?$)/, '+')) ?? (ctx.addIssue({ code: 'custom', message: AS_OF_FORMAT }), z.NEVER));
+import { InstantQuery, ProjectIdQuery, queryInt } from './schemas.js';
 
 const METADATA_PREFIX = 'metadata.';
 

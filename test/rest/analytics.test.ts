@@ -82,6 +82,29 @@ describe('the answer', () => {
     expect(body.totals).toEqual({ issued: 40.5, redeemed: 2.25, transferred: 10, expired: 0, reversed: 0, outstanding: 38.25, outstandingValue: null });
   });
 
+  it('until may lie in the future: the current bucket is partial, the later ones empty; still at most 400 buckets', async () => {
+    const p = await fundedProject(t, pro, { customers: 1 });
+    const posted = await transfer(t, p, p.system.id, p.customers[0].id, 5);
+    await t.app.services.eventSequencer.flush();
+    const hour = 3_600_000;
+    const current = Math.floor(Date.parse(posted.transaction.date) / hour) * hour; // the posting's bucket, whatever the clock does meanwhile
+    const res = await get(pro, `/projects/${p.projectId}/analytics?interval=hour&until=${new Date(current + 10 * hour + 1).toISOString()}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ since: new Date(current - 19 * hour).toISOString(), until: new Date(current + 11 * hour).toISOString() });
+    expect(res.body.series).toHaveLength(30);
+    const at = res.body.series.findIndex((s: { start: string }) => Date.parse(s.start) === current);
+    expect(res.body.series[at]).toMatchObject({ issued: 5, activeWallets: 1 });
+    expect(res.body.series.slice(at + 1).every((s: Record<string, number>) => s.issued === 0 && s.activeWallets === 0)).toBe(true);
+    expect(res.body.totals).toMatchObject({ issued: 5, outstanding: 5 });
+    const since = new Date(current).toISOString();
+    const longest = await get(pro, `/projects/${p.projectId}/analytics?interval=hour&since=${since}&until=${new Date(current + 400 * hour).toISOString()}`);
+    expect(longest.status).toBe(200);
+    expect(longest.body.series).toHaveLength(400);
+    const tooLong = await get(pro, `/projects/${p.projectId}/analytics?interval=hour&since=${since}&until=${new Date(current + 400 * hour + 1).toISOString()}`);
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body).toMatchObject({ code: 'validation_error', details: { field: 'since' } });
+  });
+
   it('hourly buckets: since rounded down, until up', async () => {
     const p = await fundedProject(t, pro, { customers: 1 });
     const res = await get(pro, `/projects/${p.projectId}/analytics?interval=hour&since=2026-01-01T10:15:00%2B01:00&until=2026-01-01T12:00:01Z`);

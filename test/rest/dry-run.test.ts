@@ -262,6 +262,30 @@ describe('the dryRun parameter', () => {
     expect(invalid.status).toBe(200);
   });
 
+  it('stores nothing under Idempotency-Key on any of the six routes: the real call with the same key and body then posts, no replay', async () => {
+    const f = await fundedProject(t, { owner: 'dry-key-same' }, { fund: 100 });
+    const [a, b] = f.customers;
+    const reversible = (await post(f, '/transactions', { currency: f.symbol, from: a.id, to: b.id, amount: 5 })).body.transaction.id;
+    const pending = (await post(f, '/holds', { currency: f.symbol, from: a.id, to: b.id, amount: 5 })).body.hold.id;
+    const calls: [string, Record<string, unknown>][] = [
+      ['/transactions', { currency: f.symbol, from: a.id, to: b.id, amount: 1 }],
+      ['/transactions/seed', { currency: f.symbol, to: f.system.id, amount: 1 }],
+      ['/transactions/batch', { transfers: [{ currency: f.symbol, from: a.id, to: b.id, amount: 1 }] }],
+      [`/transactions/${reversible}/reverse`, { amount: 1 }],
+      ['/holds', { currency: f.symbol, from: a.id, to: b.id, amount: 1 }],
+      [`/holds/${pending}/capture`, {}],
+    ];
+    for (const [path, body] of calls) {
+      const headers = { 'idempotency-key': `dry-same-${path}` };
+      const stored = async () => (await t.db.query(`SELECT 1 FROM idempotency_keys WHERE key = $1`, [headers['idempotency-key']])).length;
+      expect((await dry(f, path, body, headers)).status).toBe(200);
+      expect(await stored()).toBe(0);
+      const real = await post(f, path, body, headers);
+      expect({ path, status: real.status, replayed: real.headers.get('idempotent-replayed') }).toEqual({ path, status: 201, replayed: null });
+      expect(await stored()).toBe(1);
+    }
+  });
+
   it('counts toward the daily call quota', async () => {
     const [a, b] = e.customers;
     await t.app.services.calls.flush();

@@ -215,6 +215,9 @@ describe('GET /events: paging, validation, tenancy', () => {
     ['&limit=101', 'limit'],
     ['&after=-1', 'after'],
     ['&after=x', 'after'],
+    ['&after=9007199254740992', 'after'], // past the largest exact integer
+    ['&after=99999999999999999999', 'after'], // past bigint
+    ['&after=1e3', 'after'],
   ])('refuses %s with 400', async (query, field) => {
     const base = query === '' ? '/events' : `/events?projectId=${e.projectId}${query}`;
     const res = await t.request('GET', base, { key: e.key });

@@ -33,6 +33,14 @@ describe('GET /projects/{id}/journal', () => {
     expect(beyond).toEqual({ entries: [], pagination: { limit: 20, after: 9, nextAfter: 9, hasMore: false } });
   });
 
+  it('answers a malformed or out-of-range after with 400 validation_error, never 500 (CONTRACT §21 clarification)', async () => {
+    const f = await fundedProject(t, key, { customers: 1, systemBalance: '10' });
+    for (const after of ['x', '-1', '1e3', '9007199254740992', '99999999999999999999', '']) {
+      const res = await t.request('GET', `/projects/${f.projectId}/journal?after=${after}`, { key });
+      expect({ after, status: res.status, code: res.body.code, field: res.body.details.field }).toEqual({ after, status: 400, code: 'validation_error', field: 'after' });
+    }
+  });
+
   it('has a transaction within a second of its commit', async () => {
     const f = await fundedProject(t, key, { customers: 1, systemBalance: '10' });
     await journaled(t);

@@ -178,7 +178,7 @@ describe('limits and holds', () => {
   const hold = (e: FundedProject, from: string, to: string, amount: number, query = '') =>
     t.request('POST', `/holds${query}`, { key: e.key, body: { amount, currency: e.symbol, from, to, projectId: e.projectId } });
 
-  it('counts a pending hold at creation; void frees it; capture is not checked again against the sender', async () => {
+  it('counts a pending hold at creation; void frees it; capture is not checked again against the sender while its window holds the hold', async () => {
     const e = await fundedProject(t, { owner: 'limits-holds' }, { fund: 100 });
     const [a, b] = e.customers;
     const limit = (await createLimit(e, { direction: 'debit', amount: 10 })).body.limit;
@@ -193,6 +193,28 @@ describe('limits and holds', () => {
     expect(captured.status).toBe(201);
     // the capture counts (7), the hold no longer does
     expect((await usage(e, a.id))[0]).toMatchObject({ used: 7, remaining: 3 });
+  });
+
+  it('checks a capture against the sender’s debit limits whose window no longer contains the hold’s creation (a new movement there)', async () => {
+    const e = await fundedProject(t, { owner: 'limits-aged-hold' }, { fund: 100 });
+    const [a, b] = e.customers;
+    const short = (await createLimit(e, { direction: 'debit', amount: 10, windowSeconds: 60 })).body.limit;
+    const long = (await createLimit(e, { direction: 'debit', amount: 30, windowSeconds: 3600 })).body.limit;
+    const held = (await hold(e, a.id, b.id, 8)).body.hold;
+    // two minutes pass for this project: the hold has left the 60 s window (it no longer counts there), not the hour's
+    await t.db.query(`UPDATE holds SET created_at = created_at - interval '120 seconds', updated_at = updated_at - interval '120 seconds' WHERE project_id = $1`, [e.projectId]);
+    await t.db.query(`UPDATE transactions SET created_at = created_at - interval '120 seconds' WHERE project_id = $1`, [e.projectId]);
+    expect(await usage(e, a.id)).toMatchObject([{ id: short.id, used: 0 }, { id: long.id, used: 8 }]);
+    expect((await send(e, a.id, b.id, 5)).status).toBe(201);
+    const refused = await t.request('POST', `/holds/${held.id}/capture`, { key: e.key, body: { projectId: e.projectId } });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'limit_exceeded', details: { limitId: short.id, remaining: 5 } });
+    expect((await t.request('GET', `/holds/${held.id}`, { key: e.key })).body.hold.status).toBe('pending');
+    expect(await usage(e, a.id)).toMatchObject([{ id: short.id, used: 5 }, { id: long.id, used: 13 }]);
+    // a capture within what the short window has left posts; the hour's window counted the hold already
+    const captured = await t.request('POST', `/holds/${held.id}/capture`, { key: e.key, body: { projectId: e.projectId, amount: 5 } });
+    expect(captured.status).toBe(201);
+    expect(await usage(e, a.id)).toMatchObject([{ id: short.id, used: 10, remaining: 0 }, { id: long.id, used: 10, remaining: 20 }]);
   });
 
   it('checks a capture against the receiver’s credit limits; refused, the hold stays pending', async () => {

@@ -9,7 +9,9 @@
 -- transaction.
 --
 -- Outcome codes: those of holds_settle_refusal (the hold is locked and checked first), then those
--- of ledger_move ('limit_exceeded' with its detail, 'insufficient_funds', …). hold_id names the
+-- of ledger_move ('limit_exceeded' with its detail, 'insufficient_funds', …). Limits (§19): the
+-- receiver's credit limits, and the sender's debit limits whose window no longer contains the
+-- hold's creation (there the hold stopped counting; limits_check, given the hold). hold_id names the
 -- hold whether or not it could be captured. A refusal writes nothing, except the release of a
 -- hold found expired (holds_settle_refusal).
 --

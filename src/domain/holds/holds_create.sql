@@ -61,7 +61,7 @@ BEGIN
   -- lots (§15): expired points never fund a hold
   PERFORM lots_settle(p_project, p_from, p_asset, p_now);
   IF (SELECT a.limit_count > 0 FROM assets a WHERE a.id = p_asset) THEN -- limits (§19): the sender's debit limits
-    detail := limits_check(p_project, p_asset, p_from, NULL, p_amount, true, false, 0, p_now);
+    detail := limits_check(p_project, p_asset, p_from, NULL, p_amount, NULL, false, 0, p_now);
   END IF;
   UPDATE balances SET held = held + p_amount
     WHERE detail IS NULL AND wallet_id = p_from AND asset_id = p_asset AND amount - held >= p_amount

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IdempotencyRepository } from './idempotency.repository.js';
 import { ERROR_STATUS, LedgerError } from '../errors.js';
-import { withRequestKey } from './request-scope.js';
+import { newRequestScope, ranOnlyDryRuns, withRequestScope } from './request-scope.js';
 import { toLedgerError } from '../shared/error-translation.js';
 
 export interface StoredReply {
@@ -77,8 +77,9 @@ export class IdempotencyService {
       return { status: row.status, body: row.response, replayed: true };
     }
     let reply: StoredReply;
+    const scope = newRequestScope(requestKey(ownerId, key, print));
     try {
-      reply = await withRequestKey(requestKey(ownerId, key, print), execute);
+      reply = await withRequestScope(scope, execute);
     } catch (error) {
       const refusal = toLedgerError(error);
       if (refusal.code === 'internal_error') {
@@ -87,7 +88,8 @@ export class IdempotencyService {
       }
       reply = { status: refusal.status, body: refusal.toBody() };
     }
-    if (storable(reply)) {
+    // a request of dry runs only wrote nothing, its idempotency record included (CONTRACT §24)
+    if (storable(reply) && !ranOnlyDryRuns(scope)) {
       await this.repository.storeAnswer(ownerId, key, lease, reply.status, reply.body);
     } else {
       await this.repository.release(ownerId, key, lease);

@@ -33,9 +33,10 @@ DROP FUNCTION IF EXISTS ledger_move(integer, uuid, uuid, uuid, bigint, text, tex
 -- * events (§16): one `transaction.posted` per transaction, after step 5, in the same database
 --   transaction (ledger_emit; a refused movement returned before it and wrote none);
 -- * limits (§19, src/domain/limits/*.sql), only for an asset that has limits: between steps 3 and
---   4's checks and the debit, limits_check ('limit_exceeded', detail {limitId, remaining}); not
---   for a reversal. The running totals of counted movements (`debited`, `credited`; a reversal
---   counts 0) move in the same row updates as the amounts and are written on the transaction row.
+--   4's checks and the debit, limits_check ('limit_exceeded', detail {limitId, remaining}; a
+--   capture, `p_hold`, against the debit limits its hold has aged out of); not for a reversal.
+--   The running totals of counted movements (`debited`, `credited`; a reversal counts 0) move in
+--   the same row updates as the amounts and are written on the transaction row.
 -- * balance monitors (§20, src/domain/monitors/*.sql), only for an asset with monitors: both
 --   sides' crossings, judged on their values before and after this movement (monitors_crossed),
 --   in ONE statement: the values after are the ones the row updates returned, the values before
@@ -124,7 +125,7 @@ BEGIN
     END IF;
   END IF;
   IF v_limited AND v_counted > 0 THEN
-    detail := limits_check(p_project, p_asset, p_from, p_to, p_amount, p_hold IS NULL, true, p_release, p_now);
+    detail := limits_check(p_project, p_asset, p_from, p_to, p_amount, p_hold, true, p_release, p_now);
     IF detail IS NOT NULL THEN
       code := 'limit_exceeded';
       RETURN;

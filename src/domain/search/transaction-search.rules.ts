@@ -44,9 +44,18 @@ export const likePrefix = (prefix: string): string => `${prefix.replace(/[\\%_]/
 /** The opaque keyset position after a row: its date (ms) and its `seq`, base64url. */
 export const encodeAfter = (date: Date, seq: string): string => Buffer.from(`${date.getTime()}:${seq}`).toString('base64url');
 
+/**
+ * A cursor's date is a transaction's date, so it lies within the years 1 to 9999; one outside them
+ * (PostgreSQL refuses dates before 4713 BC, JavaScript prints years past 9999 in a form it
+ * does not read back) is no position in this list either (CONTRACT §21 clarification: 400, not 500).
+ */
+const FIRST_DATE_MS = Date.parse('0001-01-01T00:00:00.000Z');
+const LAST_DATE_MS = Date.parse('9999-12-31T23:59:59.999Z');
+
 export function decodeAfter(after: string): { date: Date; seq: string } {
   const text = /^[A-Za-z0-9_-]{1,64}$/.test(after) ? Buffer.from(after, 'base64url').toString() : '';
   const match = /^(-?\d{1,15}):(\d{1,18})$/.exec(text);
-  if (!match) throw validationError('after', 'is not a position in this list (use the nextAfter of the previous page)');
-  return { date: new Date(Number(match[1])), seq: match[2] };
+  const ms = match ? Number(match[1]) : NaN;
+  if (!match || !(ms >= FIRST_DATE_MS && ms <= LAST_DATE_MS)) throw validationError('after', 'is not a position in this list (use the nextAfter of the previous page)');
+  return { date: new Date(ms), seq: match[2] };
 }

@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../context.js';
 import { projectIdOf } from '../ids.js';
-import { DRY_RUN_ARG, IDEMPOTENCY_KEY_ARG, idempotent, keyOf } from '../idempotency.js';
+import { DRY_RUN_ARG, IDEMPOTENCY_KEY_ARG, idempotent } from '../idempotency.js';
 import { keysetConnection, keysetOf, PageArgs } from '../paging.js';
 import { holdModel, transactionModel, type HoldModel, type TransactionModel } from '../presenters.js';
 import { DecimalScalar, JSONObjectScalar } from '../scalars.js';
@@ -49,8 +49,9 @@ export class HoldResolver {
   ): Promise<HoldModel> {
     const args = { projectId, currency, from, to, amount, expiresIn, reference, metadata };
     const options = { dryRun: dryRun === true };
-    return idempotent(ctx, 'createHold', keyOf(idempotencyKey, options), args, async () =>
+    return idempotent(ctx, 'createHold', idempotencyKey, args, async () =>
       holdModel(await ctx.services.holds.create(ctx.principal, { ...args, projectId: projectIdOf(projectId) }, options)),
+      options,
     );
   }
 
@@ -67,10 +68,10 @@ export class HoldResolver {
     @Ctx() ctx: GraphQLContext,
   ): Promise<{ transaction: TransactionModel; hold: HoldModel }> {
     const options = { dryRun: dryRun === true };
-    return idempotent(ctx, 'captureHold', keyOf(idempotencyKey, options), { id, projectId, amount }, async () => {
+    return idempotent(ctx, 'captureHold', idempotencyKey, { id, projectId, amount }, async () => {
       const { transaction, hold } = await ctx.services.holds.capture(ctx.principal, id, { projectId: projectIdOf(projectId), amount }, options);
       return { transaction: transactionModel(transaction), hold: holdModel(hold) };
-    });
+    }, options);
   }
 
   @Mutation(() => HoldType, { description: "Releases a pending hold without posting anything (as POST /holds/{id}/void); answers it VOIDED. Errors: `validation_error`, `not_found` (the hold, or `projectId` not its project), `hold_expired` (it expired while pending), `hold_not_pending` (already captured or voided)." })

@@ -49,7 +49,8 @@ export class LimitResolver {
 
   @Mutation(() => DeletedLimitType, { description: 'Deletes a limit: it binds no posting from now on (`not_found` if it is not yours).' })
   deleteLimit(@Arg('id', () => ID, { description: 'The limit’s id.' }) id: string, @Ctx() ctx: GraphQLContext): Promise<DeletedLimitType> {
-    return ctx.services.limits.delete(ctx.principal, id);
+    // through idempotent() like every mutation, though it takes no key: a header's scope counts it
+    return idempotent(ctx, 'deleteLimit', null, { id }, () => ctx.services.limits.delete(ctx.principal, id));
   }
 }
 

@@ -3,7 +3,7 @@ import type { HistoryRow } from '../../domain/ledger/ledger.types.js';
 import type { WalletView } from '../../domain/wallets/wallet.types.js';
 import type { GraphQLContext } from '../context.js';
 import { projectIdOf } from '../ids.js';
-import { DRY_RUN_ARG, IDEMPOTENCY_KEY_ARG, idempotent, keyOf } from '../idempotency.js';
+import { DRY_RUN_ARG, IDEMPOTENCY_KEY_ARG, idempotent } from '../idempotency.js';
 import { BatchTransferInput, SeedInput, TransferInput } from '../inputs/ledger.input.js';
 import { DecimalScalar, JSONObjectScalar } from '../scalars.js';
 import { keysetConnection, keysetOf, PageArgs } from '../paging.js';
@@ -89,8 +89,9 @@ export class TransactionResolver {
     @Ctx() ctx: GraphQLContext,
   ): Promise<TransactionModel[]> {
     const options = { dryRun: dryRun === true };
-    return idempotent(ctx, 'transferBatch', keyOf(idempotencyKey, options), { projectId, transfers }, async () =>
+    return idempotent(ctx, 'transferBatch', idempotencyKey, { projectId, transfers }, async () =>
       (await ctx.services.ledger.batch(ctx.principal, { projectId: projectIdOf(projectId), transfers: transfers.map((leg) => ({ ...leg })) }, options)).map(transactionModel),
+      options,
     );
   }
 
@@ -109,8 +110,9 @@ export class TransactionResolver {
     @Ctx() ctx: GraphQLContext,
   ): Promise<TransactionModel> {
     const options = { dryRun: dryRun === true };
-    return idempotent(ctx, 'reverseTransaction', keyOf(idempotencyKey, options), { id, projectId, amount, reference, metadata }, async () =>
+    return idempotent(ctx, 'reverseTransaction', idempotencyKey, { id, projectId, amount, reference, metadata }, async () =>
       transactionModel(await ctx.services.ledger.reverse(ctx.principal, id, { projectId: projectIdOf(projectId), amount, reference, metadata }, options)),
+      options,
     );
   }
 
@@ -124,8 +126,9 @@ export class TransactionResolver {
     @Ctx() ctx: GraphQLContext,
   ): Promise<TransactionModel> {
     const options = { dryRun: dryRun === true };
-    return idempotent(ctx, 'transfer', keyOf(idempotencyKey, options), { input }, async () =>
+    return idempotent(ctx, 'transfer', idempotencyKey, { input }, async () =>
       transactionModel(await ctx.services.ledger.transfer(ctx.principal, { ...input, projectId: projectIdOf(input.projectId) }, options)),
+      options,
     );
   }
 
@@ -140,8 +143,9 @@ export class TransactionResolver {
     @Ctx() ctx: GraphQLContext,
   ): Promise<TransactionModel> {
     const options = { dryRun: dryRun === true };
-    return idempotent(ctx, 'seed', keyOf(idempotencyKey, options), { input }, async () =>
+    return idempotent(ctx, 'seed', idempotencyKey, { input }, async () =>
       transactionModel(await ctx.services.ledger.seed(ctx.principal, { ...input, projectId: projectIdOf(input.projectId) }, options)),
+      options,
     );
   }
 }

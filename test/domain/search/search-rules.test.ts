@@ -51,4 +51,21 @@ describe('encodeAfter / decodeAfter', () => {
   it.each([['not base64url!'], [Buffer.from('12:x').toString('base64url')], [Buffer.from('1:2:3').toString('base64url')], ['']])('refuses %j', (after) => {
     expect(codeOf(() => decodeAfter(after))).toBe('validation_error');
   });
+
+  // CONTRACT §21 clarification: out of range is a validation_error too, never a database error (500)
+  it.each([
+    ['a date before the year 1 (PostgreSQL has no such timestamptz)', '-999999999999999:1'],
+    ['the last millisecond before the year 1', '-62135596800001:1'],
+    ['a date after the year 9999', '253402300800000:1'],
+    ['the largest date the digits allow', '999999999999999:1'],
+  ])('refuses %s', (_name, text) => {
+    expect(codeOf(() => decodeAfter(Buffer.from(text).toString('base64url')))).toBe('validation_error');
+  });
+
+  it('takes the years 1 to 9999, both ends included', () => {
+    for (const iso of ['0001-01-01T00:00:00.000Z', '9999-12-31T23:59:59.999Z']) {
+      const date = new Date(iso);
+      expect(decodeAfter(encodeAfter(date, '7'))).toEqual({ date, seq: '7' });
+    }
+  });
 });

@@ -46,3 +46,19 @@ it('refuses plans without advanced_analytics (feature_unavailable) and bad argum
   const range = await t.graphql(key, QUERY, { id: String(p.projectId), since: '2026-01-02T00:00:00Z', until: '2026-01-01T00:00:00Z' });
   expect(range.body.errors[0].extensions.code).toBe('validation_error');
 });
+
+it('takes an until in the future (the current bucket partial), still at most 400 buckets', async () => {
+  const key = await t.issueKey('gql-analyst-future', 'pro');
+  const p = await fundedProject(t, key, { customers: 1 });
+  const posted = await transfer(t, p, p.system.id, p.customers[0].id, 3);
+  await t.app.services.eventSequencer.flush();
+  const day = 86_400_000;
+  const current = Math.floor(Date.parse(posted.transaction.date) / day) * day;
+  const id = String(p.projectId);
+  const res = await t.graphql(key, QUERY, { id, since: new Date(current).toISOString(), until: new Date(current + 5 * day - 1).toISOString() });
+  expect(res.body.errors).toBeUndefined();
+  expect(res.body.data.project.analytics).toMatchObject({ until: new Date(current + 5 * day).toISOString(), totals: { issued: '3', outstanding: '3' } });
+  expect(res.body.data.project.analytics.series.map((s: { issued: string }) => s.issued)).toEqual(['3', '0', '0', '0', '0']);
+  const tooLong = await t.graphql(key, QUERY, { id, since: new Date(current).toISOString(), until: new Date(current + 400 * day + 1).toISOString() });
+  expect(tooLong.body.errors[0].extensions).toMatchObject({ code: 'validation_error', details: { field: 'since' } });
+});

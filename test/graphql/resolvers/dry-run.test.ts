@@ -119,3 +119,59 @@ describe('dryRun on the posting mutations', () => {
     expect(bad.body.data ?? null).toBeNull();
   });
 });
+
+/**
+ * A dry run stores no idempotency record, whichever way the key came (CONTRACT §24 clarification):
+ * the mutation's `idempotencyKey`, or the HTTP `Idempotency-Key` header, which covers the whole
+ * request. A request under the header that ran only dry runs keeps nothing; one that also ran a
+ * real mutation keeps its answer, so that a retry replays that mutation instead of posting again.
+ */
+describe('dry runs and idempotency keys', () => {
+  const input = () => ({ projectId: p(), currency: 'PTS', from: e.customers[0].id, to: e.customers[1].id, amount: 1 });
+  const p = () => String(e.projectId);
+  const stored = async (key: string) => (await t.db.query(`SELECT 1 FROM idempotency_keys WHERE key = $1`, [key])).length;
+  const postings = async () => (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM transactions WHERE project_id = $1`, [e.projectId]))[0].n;
+
+  it('the argument: a dry run keeps nothing, and the real mutation with the same key and arguments posts', async () => {
+    const dry = await gql(TRANSFER, { input: input(), dry: true, key: 'g-dry-same' });
+    expect(dry.errors).toBeUndefined();
+    expect(await stored('g-dry-same')).toBe(0);
+    const before = await postings();
+    const real = await gql(TRANSFER, { input: input(), dry: false, key: 'g-dry-same' });
+    expect(real.errors).toBeUndefined();
+    expect(real.data.transfer.id).not.toBe(dry.data.transfer.id);
+    expect(await postings()).toBe(before + 1);
+    expect(await stored('g-dry-same')).toBe(1);
+  });
+
+  it('the header: a request of dry runs keeps nothing, and the real request under the same key posts, not replayed', async () => {
+    const headers = { 'idempotency-key': 'g-dry-header' };
+    for (const query of [TRANSFER, CREATE]) {
+      const variables = query === TRANSFER ? { input: input() } : { p: p(), from: e.customers[0].id, to: e.customers[1].id, amount: 1 };
+      const dry = await t.graphql(e.key, query, { ...variables, dry: true }, headers);
+      expect(dry.body.errors).toBeUndefined();
+      expect(dry.headers.get('idempotent-replayed')).toBeNull();
+      expect(await stored('g-dry-header')).toBe(0);
+    }
+    const before = await postings();
+    const real = await t.graphql(e.key, TRANSFER, { input: input(), dry: false }, headers);
+    expect(real.body.errors).toBeUndefined();
+    expect(real.headers.get('idempotent-replayed')).toBeNull();
+    expect(await postings()).toBe(before + 1);
+    expect(await stored('g-dry-header')).toBe(1);
+  });
+
+  it('the header over a dry run beside a real mutation: kept, so a retry replays the real one and posts nothing', async () => {
+    const headers = { 'idempotency-key': 'g-dry-mixed' };
+    const both = `mutation($input: TransferInput!) { dry: transfer(input: $input, dryRun: true) { id } real: transfer(input: $input) { id } }`;
+    const before = await postings();
+    const first = await t.graphql(e.key, both, { input: input() }, headers);
+    expect(first.body.errors).toBeUndefined();
+    expect(await postings()).toBe(before + 1);
+    const retry = await t.graphql(e.key, both, { input: input() }, headers);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body).toEqual(first.body);
+    expect(await postings()).toBe(before + 1);
+  });
+});
+
