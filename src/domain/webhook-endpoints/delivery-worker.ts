@@ -260,6 +260,16 @@ export class DeliveryWorker {
     this.laneMarks.set(endpointId, lane);
   }
 
+  /**
+   * After an attempt claimed in `job.lane` and ended in `lane`: a failing endpoint that answered
+   * 2xx promptly is prompt again; a prompt one that failed is failing (one that ran past the prompt
+   * time was marked when it left the prompt lane).
+   */
+  private noteLane(job: ClaimedJob, lane: Lane, prompt: boolean): void {
+    if (prompt && job.lane === 'failing') this.markLane(job.endpointId, 'prompt');
+    else if (!prompt && lane === 'prompt') this.markLane(job.endpointId, 'failing');
+  }
+
   private async writeLaneMarks(): Promise<void> {
     if (this.laneMarks.size === 0) return;
     const marks = [...this.laneMarks];
@@ -326,19 +336,17 @@ export class DeliveryWorker {
             this.wake();
           }, this.promptMs)
         : undefined;
-    let result: SendResult;
+    let result: SendResult | undefined;
     try {
       result = await this.sender.send(job.url, signatureHeaders(job.secret, job.eventId, timestamp, body), body, signal);
     } finally {
       clearTimeout(leavePromptLane);
       this.sending -= 1;
       this.load[lane].add(job.ownerId, job.projectId, -1);
-      this.wake();
+      if (result && !result.aborted) this.noteLane(job, lane, result.ok && Date.now() - startedAt.getTime() < this.promptMs);
+      this.wake(); // the pass it runs writes the lane noted
     }
     if (result.aborted) return this.repository.release([job]);
-    const prompt = result.ok && Date.now() - startedAt.getTime() < this.promptMs;
-    if (prompt && job.lane === 'failing') this.markLane(job.endpointId, 'prompt');
-    else if (!result.ok && lane === 'prompt') this.markLane(job.endpointId, 'failing');
     const last = result.ok || isLastAttempt(this.options, job.attempt);
     const retryInMs = last ? null : retryDelayMs(this.options, job.attempt);
     const status = result.ok ? 'succeeded' : 'failed';
