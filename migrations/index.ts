@@ -23,6 +23,7 @@ import { Migration20261126172000_journal } from './Migration20261126172000_journ
 import { Migration20261126173000_analytics } from './Migration20261126173000_analytics.js';
 
 import { Migration20261126171000_balance_monitors } from './Migration20261126171000_balance_monitors.js';
+import { Migration20261207120000_webhook_lanes } from './Migration20261207120000_webhook_lanes.js';
 
 /** Explicit list, so compiled (dist) and TypeScript (jest) runs apply the same migrations. */
 export const migrations = [
@@ -51,4 +52,5 @@ export const migrations = [
   { name: 'Migration20261126173000_analytics', class: Migration20261126173000_analytics },
 
   { name: 'Migration20261126171000_balance_monitors', class: Migration20261126171000_balance_monitors },
+  { name: 'Migration20261207120000_webhook_lanes', class: Migration20261207120000_webhook_lanes },
 ];

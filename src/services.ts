@@ -115,6 +115,8 @@ export interface Services {
 export interface WebhookOptions extends WebhookSettings {
   /** How long a claimed delivery stays this instance's (default: the send timeout + 20 s). */
   leaseMs?: number;
+  /** How long an attempt may run and still count as prompt (default: PROMPT_MS of delivery-lanes.ts). */
+  promptMs?: number;
   /** Host name resolution (default: the system resolver). */
   resolver?: Resolver;
 }
@@ -171,6 +173,7 @@ export async function createServices(db: Database, logger: Logger, options: { lo
       concurrency: webhooks.concurrency,
       pollMs: webhooks.pollMs,
       leaseMs: webhooks.leaseMs ?? webhooks.timeoutMs + 20_000,
+      promptMs: webhooks.promptMs,
       fanOutBatch: 500,
     },
     (outcome) => metrics.countWebhookDelivery(outcome),

@@ -41,8 +41,8 @@ export interface ReceivedWebhook {
   at: number;
 }
 
-/** What the receiver answers a request: a status, or `hang` (no answer at all). */
-export type Answer = number | 'hang';
+/** What the receiver answers a request: a status, `hang` (no answer at all), or a status later (once the promise settles). */
+export type Answer = number | 'hang' | Promise<number>;
 
 /** A real HTTP server that records every webhook POSTed to it and answers what `answer` says. */
 export class WebhookReceiver extends Observed<ReceivedWebhook> {
@@ -71,7 +71,9 @@ export class WebhookReceiver extends Observed<ReceivedWebhook> {
       req.on('end', () => {
         const request = { path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
         const answer = receiver.answer(request, receiver.of(String(req.headers['webhook-id'])).length);
-        if (answer !== 'hang') res.writeHead(answer, { 'content-type': 'text/plain' }).end('thanks');
+        const reply = (status: number) => res.writeHead(status, { 'content-type': 'text/plain' }).end('thanks');
+        if (answer instanceof Promise) void answer.then(reply);
+        else if (answer !== 'hang') reply(answer);
         receiver.push(request);
       });
     });

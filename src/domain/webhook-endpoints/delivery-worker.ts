@@ -3,15 +3,16 @@ import type { NotificationChannel } from '../../db/notifications.js';
 import { outsideStatementScope } from '../../db/statement-counter.js';
 import type { Logger } from '../../logger.js';
 import { isLastAttempt, retryDelayMs, type RetrySchedule } from './backoff.js';
+import { LANES, LaneLoad, laneSlots, ownerShare, PROMPT_MS, type Lane } from './delivery-lanes.js';
 import { attemptKey, type ClaimedJob, type DeliveryRepository, type RecordedAttempt } from './delivery.repository.js';
 import { signatureHeaders } from './webhook-signature.js';
 import type { SendResult, WebhookSender } from './webhook-sender.js';
 
 export interface DeliveryWorkerOptions extends RetrySchedule {
-  /** Attempts in flight at once on this instance. */
+  /** Attempts in flight at once on this instance, both lanes together (delivery-lanes.ts). */
   concurrency: number;
-  /** Of them, attempts of one project at most (default: a quarter, at least 1; CONTRACT §18). */
-  projectShare?: number;
+  /** How long an attempt may run and still count as prompt (default PROMPT_MS); past it, its endpoint is failing. */
+  promptMs?: number;
   /** Longest pause between two looks at the database while jobs exist (other instances' retries and leases). */
   pollMs: number;
   /** The pause while no job exists at all (default: max(pollMs, IDLE_POLL_MS)). */
@@ -49,6 +50,8 @@ export interface AttemptReport {
 
 export interface DeliveryWorkerStats {
   inFlight: number;
+  /** Of them, by lane (an attempt moved to the failing lane counts there). */
+  lanes: Record<Lane, number>;
   succeeded: number;
   failed: number;
   /** Events whose last attempt failed: no more tries. */
@@ -73,20 +76,16 @@ const RECORD_BATCH = 500;
 export const ENDPOINT_IN_FLIGHT = 4;
 
 /**
- * A project's share of an instance's slots: a quarter. It must stay below the whole, so that a
- * project whose receivers hang (each attempt holding its slot for the full time-out) always leaves
- * slots free for the others' first attempts; with 32 slots, 8 (and 2 instances: 16 of 64).
- */
-export const defaultProjectShare = (concurrency: number): number => Math.max(1, Math.floor(concurrency / 4));
-
-/**
  * Delivers outbound webhooks (CONTRACT §16), on every instance. A pass turns newly numbered events
  * into jobs (one per matching endpoint), claims due jobs under a lease (FOR UPDATE SKIP LOCKED:
  * each attempt is made by exactly one instance), and POSTs them, signed, each attempt recorded
  * by the lease holder. Claims are fair (CONTRACT §18, DeliveryRepository.claim): at most
- * ENDPOINT_IN_FLIGHT attempts to one endpoint across all instances, projects served round-robin,
- * and one project never holds more than its share of this instance's slots, so receivers that
- * hang delay only their own project. Passes run when events are numbered (NOTIFY `ledger_events`, on every
+ * ENDPOINT_IN_FLIGHT attempts to one endpoint across all instances; endpoints that failed or
+ * hung are served in a lane of their own (delivery-lanes.ts), and a prompt-lane attempt that
+ * runs past the prompt time leaves its lane; in each lane, owners are served round-robin, then
+ * an owner's projects, and one owner never holds more than its share of the lane's slots here,
+ * so receivers that hang or fail never keep a prompt endpoint's first attempt waiting past the
+ * prompt time. Passes run when events are numbered (NOTIFY `ledger_events`, on every
  * instance within milliseconds of the commit), when a retry falls due, when a slot frees up,
  * and every `pollMs` at least. All state is in PostgreSQL: a restart, or a crash (the lease runs
  * out), loses nothing; an attempt cut short may reach the receiver twice (at least once).
@@ -110,12 +109,15 @@ export class DeliveryWorker {
   private readonly inFlight = new Map<string, { controller: AbortController; done: Promise<void> }>();
   /** Attempts whose request is under way: what `concurrency` bounds (recording is batched apart). */
   private sending = 0;
-  /** `sending` by project: what `projectShare` bounds. */
-  private readonly sendingByProject = new Map<number, number>();
-  private readonly projectShare: number;
+  /** `sending` by lane, owner and project: what the lanes' slots and the owners' shares bound. */
+  private readonly load: Record<Lane, LaneLoad> = { prompt: new LaneLoad(), failing: new LaneLoad() };
+  private readonly slots: Record<Lane, number>;
+  private readonly promptMs: number;
+  /** Endpoints seen failing, or prompt again, since the last pass: written to webhook_endpoints by the next one. */
+  private readonly laneMarks = new Map<string, Lane>();
   private readonly unsubscribers: (() => void)[] = [];
   private readonly listeners = new Set<(report: AttemptReport) => void>();
-  private readonly counters: DeliveryWorkerStats = { inFlight: 0, succeeded: 0, failed: 0, abandoned: 0 };
+  private readonly counters: Omit<DeliveryWorkerStats, 'lanes'> = { inFlight: 0, succeeded: 0, failed: 0, abandoned: 0 };
 
   constructor(
     private readonly repository: DeliveryRepository,
@@ -126,7 +128,8 @@ export class DeliveryWorker {
     private readonly options: DeliveryWorkerOptions,
     private readonly countAttempt: (outcome: 'succeeded' | 'failed') => void = () => undefined,
   ) {
-    this.projectShare = options.projectShare ?? defaultProjectShare(options.concurrency);
+    this.slots = laneSlots(options.concurrency);
+    this.promptMs = options.promptMs ?? PROMPT_MS;
   }
 
   async start(): Promise<void> {
@@ -134,7 +137,8 @@ export class DeliveryWorker {
     this.unsubscribers.push(await this.notifications.subscribe('ledger_events', () => this.wake(true)));
     this.unsubscribers.push(this.notifications.onReconnect(() => this.wake(true)));
     const { concurrency, pollMs, leaseMs, baseMs, maxAttempts } = this.options;
-    this.logger.info({ concurrency, projectShare: this.projectShare, endpointInFlight: ENDPOINT_IN_FLIGHT, pollMs, idlePollMs: this.idlePollMs(), leaseMs, retryBaseMs: baseMs, maxAttempts }, 'webhook delivery worker started');
+    const ownerShares = { prompt: ownerShare(this.slots.prompt), failing: ownerShare(this.slots.failing) };
+    this.logger.info({ concurrency, laneSlots: this.slots, ownerShares, promptMs: this.promptMs, endpointInFlight: ENDPOINT_IN_FLIGHT, pollMs, idlePollMs: this.idlePollMs(), leaseMs, retryBaseMs: baseMs, maxAttempts }, 'webhook delivery worker started');
     this.wake(true);
   }
 
@@ -167,7 +171,7 @@ export class DeliveryWorker {
   }
 
   stats(): DeliveryWorkerStats {
-    return { ...this.counters, inFlight: this.sending };
+    return { ...this.counters, inFlight: this.sending, lanes: { prompt: this.load.prompt.total, failing: this.load.failing.total } };
   }
 
   /** The pause until the next look armed after the last pass: pollMs, or idlePollMs while no job exists (tests). */
@@ -231,20 +235,52 @@ export class DeliveryWorker {
   private async pass(): Promise<void> {
     this.quiet = false;
     if (this.fanOutWanted) await this.fanOut();
-    // claims refill slots in batches (a claim per freed slot would cost a statement per attempt)
-    const free = this.options.concurrency - this.sending;
-    if (this.stopped || (free < Math.ceil(this.options.concurrency / 4) && this.sending > 0)) return; // a finishing request wakes the worker
+    await this.writeLaneMarks();
+    // a lane's attempts moved to the failing lane may overfill it: none free there until they end
+    const free = { prompt: Math.max(0, this.slots.prompt - this.load.prompt.total), failing: Math.max(0, this.slots.failing - this.load.failing.total) };
+    // claims refill slots in batches, a quarter of a lane at least (a claim per freed slot would cost a statement per attempt)
+    const worthClaiming = LANES.some((lane) => free[lane] >= Math.ceil(this.slots[lane] / 4));
+    if (this.stopped || (!worthClaiming && this.sending > 0)) return; // a finishing or moved attempt wakes the worker
     const earliest = await this.repository.earliestDue();
     if (!earliest) {
       this.quiet = this.sending === 0 && !this.fanOutWanted;
       return;
     }
     if (!earliest.due) return this.wakeIn(earliest.at.getTime() - Date.now());
-    const limits = { slots: free, perEndpoint: ENDPOINT_IN_FLIGHT, perProject: this.projectShare, inFlightByProject: this.sendingByProject };
+    const lane = (l: Lane) => ({ slots: free[l], perOwner: ownerShare(this.slots[l]), load: this.load[l] });
+    const limits = { perEndpoint: ENDPOINT_IN_FLIGHT, lanes: { prompt: lane('prompt'), failing: lane('failing') } };
     const { jobs, nextDueAt } = await this.repository.claim(limits, randomUUID(), this.options.leaseMs);
     if (jobs.length > 0) await this.begin(jobs);
     // due jobs held back by a cap are taken when a slot frees here (wake) or at the next poll (another instance's)
-    if (jobs.length < free && nextDueAt) this.wakeIn(nextDueAt.getTime() - Date.now());
+    if (jobs.length < free.prompt + free.failing && nextDueAt) this.wakeIn(nextDueAt.getTime() - Date.now());
+  }
+
+  /** Notes an endpoint's lane as its latest attempt showed it; the next pass writes it for every instance. */
+  private markLane(endpointId: string, lane: Lane): void {
+    this.laneMarks.set(endpointId, lane);
+  }
+
+  /**
+   * After an attempt claimed in `job.lane` and ended in `lane`: a failing endpoint that answered
+   * 2xx promptly is prompt again; a prompt one that failed is failing (one that ran past the prompt
+   * time was marked when it left the prompt lane).
+   */
+  private noteLane(job: ClaimedJob, lane: Lane, prompt: boolean): void {
+    if (prompt && job.lane === 'failing') this.markLane(job.endpointId, 'prompt');
+    else if (!prompt && lane === 'prompt') this.markLane(job.endpointId, 'failing');
+  }
+
+  private async writeLaneMarks(): Promise<void> {
+    if (this.laneMarks.size === 0) return;
+    const marks = [...this.laneMarks];
+    this.laneMarks.clear();
+    try {
+      await this.repository.markLanes(marks.filter(([, l]) => l === 'failing').map(([id]) => id), marks.filter(([, l]) => l === 'prompt').map(([id]) => id));
+    } catch (err) {
+      // kept for the next pass, unless an attempt ended since and marked the endpoint afresh
+      for (const [id, l] of marks) if (!this.laneMarks.has(id)) this.laneMarks.set(id, l);
+      throw err;
+    }
   }
 
   private async fanOut(): Promise<void> {
@@ -284,18 +320,31 @@ export class DeliveryWorker {
   }
 
   private async attempt(job: ClaimedJob, body: string, signal: AbortSignal): Promise<void> {
-    const timestamp = Math.floor(Date.now() / 1000);
+    const startedAt = new Date();
+    const timestamp = Math.floor(startedAt.getTime() / 1000);
+    let lane = job.lane;
     this.sending += 1;
-    this.sendingByProject.set(job.projectId, (this.sendingByProject.get(job.projectId) ?? 0) + 1);
-    let result: SendResult;
+    this.load[lane].add(job.ownerId, job.projectId, 1);
+    // still unanswered after the prompt time: the request goes on in the failing lane, its prompt slot is free for others
+    const leavePromptLane =
+      lane === 'prompt'
+        ? setTimeout(() => {
+            this.load.prompt.add(job.ownerId, job.projectId, -1);
+            this.load.failing.add(job.ownerId, job.projectId, 1);
+            lane = 'failing';
+            this.markLane(job.endpointId, 'failing');
+            this.wake();
+          }, this.promptMs)
+        : undefined;
+    let result: SendResult | undefined;
     try {
       result = await this.sender.send(job.url, signatureHeaders(job.secret, job.eventId, timestamp, body), body, signal);
     } finally {
+      clearTimeout(leavePromptLane);
       this.sending -= 1;
-      const left = (this.sendingByProject.get(job.projectId) ?? 1) - 1;
-      if (left > 0) this.sendingByProject.set(job.projectId, left);
-      else this.sendingByProject.delete(job.projectId);
-      this.wake();
+      this.load[lane].add(job.ownerId, job.projectId, -1);
+      if (result && !result.aborted) this.noteLane(job, lane, result.ok && Date.now() - startedAt.getTime() < this.promptMs);
+      this.wake(); // the pass it runs writes the lane noted
     }
     if (result.aborted) return this.repository.release([job]);
     const last = result.ok || isLastAttempt(this.options, job.attempt);
@@ -304,7 +353,7 @@ export class DeliveryWorker {
     this.countAttempt(status);
     this.counters[status] += 1;
     if (!result.ok && retryInMs === null) this.counters.abandoned += 1;
-    const recorded = await this.record({ job, status, responseStatus: result.responseStatus, error: result.error, retryInMs });
+    const recorded = await this.record({ job, startedAt, status, responseStatus: result.responseStatus, error: result.error, retryInMs });
     if (retryInMs !== null) this.wakeIn(retryInMs);
     this.log(job, result, retryInMs, recorded);
     const report: AttemptReport = { endpointId: job.endpointId, eventId: job.eventId, attempt: job.attempt, status, responseStatus: result.responseStatus, error: result.error, retryInMs, recorded };

@@ -67,12 +67,12 @@ export class WebhookEndpointRepository {
     return rows.length > 0;
   }
 
-  /** A page of an endpoint's delivery attempts, newest first, with the total. */
+  /** A page of an endpoint's delivery attempts, newest first by when each was made (CONTRACT §16), with the total. */
   async deliveries(endpointId: string, limit: number, offset: number): Promise<{ rows: WebhookDeliveryView[]; total: number }> {
     const [rows, [count]] = await Promise.all([
       this.db.query<RawDelivery>(
         `SELECT id, event_id, attempt, status, response_status, error, created_at
-           FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY seq DESC LIMIT $2 OFFSET $3`,
+           FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY created_at DESC, seq DESC LIMIT $2 OFFSET $3`,
         [endpointId, limit, offset],
       ),
       this.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM webhook_deliveries WHERE endpoint_id = $1`, [endpointId]),

@@ -20,9 +20,11 @@ const MAX_ERROR_LENGTH = 500;
  * POSTs webhook bodies. Connections go through the UrlGuard's `lookup`, so each one reaches only
  * addresses checked at that moment; redirects are not followed (a 3xx is a failed attempt).
  * Kept-alive connections are reused per host, as a receiver would expect of a steady sender.
+ * No bound of sockets per host: the delivery worker bounds the requests in flight (its lanes),
+ * and a bound here would queue one owner's request behind another's that hang on a shared host.
  */
 export class WebhookSender {
-  private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  private readonly httpAgent = new http.Agent({ keepAlive: true });
   private httpsAgent?: HttpsAgent;
 
   constructor(
@@ -43,7 +45,7 @@ export class WebhookSender {
       const secure = target.protocol === 'https:';
       const request = (secure ? https() : http).request(target, {
         method: 'POST',
-        agent: secure ? (this.httpsAgent ??= new (https().Agent)({ keepAlive: true, maxSockets: 64 })) : this.httpAgent,
+        agent: secure ? (this.httpsAgent ??= new (https().Agent)({ keepAlive: true })) : this.httpAgent,
         lookup: this.guard.lookup,
         signal,
         headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'ledger-webhooks/1' },

@@ -136,6 +136,44 @@ describe('outbound webhook delivery (CONTRACT §16)', () => {
   });
 });
 
+describe('the delivery log (CONTRACT §16 clarification)', () => {
+  it("lists attempts newest first by when each was made, created_at its start: an attempt recorded late keeps its place", async () => {
+    // a time-out long enough that the first attempt is answered, not cut, however slow the machine;
+    // and the lanes play no part (the first attempt stays prompt, slots enough for the owner's second)
+    const app = await startTestApp({ webhooks: { ...FAST, concurrency: 32, timeoutMs: 10_000, promptMs: 10_000 } });
+    const receiver = await WebhookReceiver.start();
+    const recorded = attemptsOf(app);
+    try {
+      const p = await newProject(app);
+      const endpoint = await newEndpoint(p, receiver.url, undefined, app);
+      // the first event's attempt is answered only once the second event's attempt, made after it, is recorded
+      let answerFirst!: (status: number) => void;
+      const firstAnswer = new Promise<number>((resolve) => (answerFirst = resolve));
+      receiver.answer = () => (receiver.items.length === 0 ? firstAnswer : 200);
+      const first = await posted(p, app);
+      await receiver.waitFor((r) => r.length === 1, "the first event's attempt under way");
+      const second = await posted(p, app);
+      await recorded.waitFor((r) => r.some((a) => a.eventId === second.eventId), "the second event's attempt recorded");
+      answerFirst(200);
+      await recorded.waitFor((r) => r.some((a) => a.eventId === first.eventId), "the first event's attempt recorded, after the second's");
+
+      const log = await deliveriesOf(p, endpoint.id, app);
+      expect(log.map((d: { eventId: string; status: string }) => [d.eventId, d.status])).toEqual([
+        [second.eventId, 'succeeded'],
+        [first.eventId, 'succeeded'],
+      ]);
+      // each created_at is when its request went out: no later than the receiver saw it, not when it was recorded
+      const [newest, oldest] = log.map((d: { created_at: string }) => Date.parse(d.created_at));
+      expect(oldest).toBeLessThanOrEqual(receiver.of(first.eventId)[0].at);
+      expect(newest).toBeLessThanOrEqual(receiver.of(second.eventId)[0].at);
+      expect(newest).toBeGreaterThanOrEqual(receiver.of(first.eventId)[0].at);
+    } finally {
+      await receiver.close();
+      await app.close();
+    }
+  });
+});
+
 describe('what an endpoint receives', () => {
   it('only the events committed after its creation, of the types it asked for, of its own project', async () => {
     const receiver = await WebhookReceiver.start();

@@ -47,7 +47,7 @@ describe('fair outbound webhooks (CONTRACT §18), two instances on one database'
 
       // X: 20 events × 20 endpoints = 400 attempts wanted, every one of them hanging
       for (let i = 0; i < 20; i++) await transfer(i % 2 ? a : b, x, x.system.id, x.customers[0].id, 1);
-      // both instances have taken what they give X (its share of each one's slots), all hanging
+      // both instances have taken what they give X (its owner's share of each one's prompt lane, and more once those move to the failing lane), all hanging
       await receiver.waitFor(() => openTo(receiver, '/x/') >= 16, "X's attempts hanging on both instances", 10_000);
 
       const delays: number[] = [];
