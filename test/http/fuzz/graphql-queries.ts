@@ -144,6 +144,12 @@ const hostileDocuments: fc.Arbitrary<GraphQLCase> = fc.oneof(
     query: `{ ${q} }`,
   })),
   fc.oneof(fc.string({ maxLength: 80 }), hostileString, unstorableString).map((q) => ({ mutation: null, breaker: 'broken document', query: `{ projects(first: 1) { ${q} } ` })),
+  // comment padding up to the body limit around a document that is still wrong (CONTRACT §18 clarification: memory bounded in bytes)
+  fc.tuple(fc.integer({ min: 40, max: 90 }), fc.integer({ min: 1, max: 1_000_000 }), fc.constantFrom('{ nope }', '{ projects(first: 1) { edges { node { secret } } } }', '{ plan { code ')).map(([kib, salt, body]) => ({
+    mutation: null,
+    breaker: 'comment padding',
+    query: `# ${salt}\n${`#${'x'.repeat(1022)}\n`.repeat(kib)}${body}`,
+  })),
 );
 
 /** `perQuery` cases for each query plus `documents` hostile documents (fixed seed). */

@@ -41,6 +41,23 @@ const asOf = fc.oneof(
   fc.integer({ min: 1, max: 10 ** 6 }).map((days) => new Date(Date.now() + days * 86_400_000).toISOString()),
 );
 
+/** An instant certainly refused where an export or search takes one (not ISO 8601 with an offset, or not a date). */
+const badInstant = fc.oneof(fc.constantFrom('', 'yesterday', '2020-13-01T00:00:00Z', '2020-02-30T00:00:00Z', '2024-01-01T25:00:00Z', '2024-01-01', '1', 'now'), hostileString);
+/**
+ * A search cursor no page ever answered: random text, base64 of junk, and base64 of a well-formed
+ * cursor whose date or seq is out of range (CONTRACT §21 clarification: 400, never 500).
+ */
+const absurdCursor = fc.oneof(
+  hostileString,
+  fc.constantFrom('', ' ', '=', 'AAAA', '%%%', '..', 'null', '{}', '[]'),
+  fc.uint8Array({ minLength: 1, maxLength: 64 }).map((bytes) => Buffer.from(bytes).toString('base64url')),
+  fc
+    .tuple(fc.constantFrom('99999-01-01T00:00:00Z', '-4713-01-01T00:00:00Z', '0000-00-00T00:00:00Z', '1e400', 'Infinity', ''), fc.constantFrom('1', '-1', '99999999999999999999999', 'x'))
+    .chain(([date, seq]) => fc.constantFrom(`${date}|${seq}`, JSON.stringify({ date, seq }), JSON.stringify([date, seq]), `${date},${seq}`))
+    .map((text) => Buffer.from(text).toString('base64url')),
+);
+const badAmount = fc.constantFrom('', 'abc', '-1', '1e3', '0x10', '1.0000000000000000001', 'NaN', 'Infinity', '١', '9'.repeat(80));
+
 export function queryRoutes(t: FuzzTarget, adminToken: string): QueryRoute[] {
   const ref = unknownReference(t.known);
   const walletRef = fc.oneof(fc.constant(''), fc.integer({ min: 129, max: 400 }).map((n) => 'w'.repeat(n)), ref, nulString);
@@ -77,6 +94,36 @@ export function queryRoutes(t: FuzzTarget, adminToken: string): QueryRoute[] {
     { name: 'GET /webhook-endpoints', method: 'GET', path: () => '/webhook-endpoints', query: { projectId: pid, ...paging }, invalid: { projectId, ...badPaging } },
     { name: 'GET /webhook-endpoints/{id}/deliveries', method: 'GET', path: (id = '00000000-0000-4000-8000-000000000000') => `/webhook-endpoints/${id}/deliveries`, badParams: uuidParam, query: paging, invalid: badPaging },
     { name: 'DELETE /webhook-endpoints/{id}', method: 'DELETE', path: (id = '00000000-0000-4000-8000-000000000000') => `/webhook-endpoints/${id}`, badParams: uuidParam, query: {}, invalid: {} },
+    // part three: limits, monitors, search, export, journal, analytics (CONTRACT §19–§23)
+    { name: 'GET /limits', method: 'GET', path: () => '/limits', query: { projectId: pid, ...paging }, invalid: { projectId, walletId: walletRef, ...badPaging } },
+    { name: 'GET /wallets/{id}/limits', method: 'GET', path: (id = t.customerId) => `/wallets/${id}/limits`, badParams: uuidParam, query: {}, invalid: {} },
+    { name: 'DELETE /limits/{id}', method: 'DELETE', path: (id = '00000000-0000-4000-8000-000000000000') => `/limits/${id}`, badParams: uuidParam, query: {}, invalid: {} },
+    { name: 'GET /balance-monitors', method: 'GET', path: () => '/balance-monitors', query: { projectId: pid, ...paging }, invalid: { projectId, walletId: walletRef, ...badPaging } },
+    { name: 'DELETE /balance-monitors/{id}', method: 'DELETE', path: (id = '00000000-0000-4000-8000-000000000000') => `/balance-monitors/${id}`, badParams: uuidParam, query: {}, invalid: {} },
+    {
+      name: 'GET /transactions/search',
+      method: 'GET',
+      path: () => '/transactions/search',
+      query: { projectId: pid, currency: t.symbol, limit: '20' },
+      invalid: { projectId, currency: symbol, walletId: walletRef, minAmount: badAmount, maxAmount: badAmount, since: badInstant, until: badInstant, limit, after: absurdCursor },
+    },
+    {
+      name: 'GET /transactions/export',
+      method: 'GET',
+      path: () => '/transactions/export',
+      query: { projectId: pid, format: 'ndjson' },
+      invalid: { projectId, since: badInstant, until: badInstant, format: fc.constantFrom('', 'json', 'CSV', 'xml', 'ndjson ') },
+    },
+    { name: 'GET /projects/{id}/journal', method: 'GET', path: (id = pid) => `/projects/${id}/journal`, badParams: badProjectIdSegment, query: { after: '0', limit: '20' }, invalid: { after: badInt(0, 2 ** 53 - 1), limit } },
+    { name: 'GET /projects/{id}/journal/verify', method: 'GET', path: (id = pid) => `/projects/${id}/journal/verify`, badParams: badProjectIdSegment, query: {}, invalid: {} },
+    {
+      name: 'GET /projects/{id}/analytics',
+      method: 'GET',
+      path: (id = pid) => `/projects/${id}/analytics`,
+      badParams: badProjectIdSegment,
+      query: { currency: t.symbol, interval: 'day' },
+      invalid: { currency: symbol, since: badInstant, until: badInstant, interval: fc.constantFrom('', 'week', 'DAY', 'minute', 'hour ') },
+    },
     {
       name: 'GET /admin/api-keys',
       method: 'GET',
@@ -118,6 +165,14 @@ function casesOf(route: QueryRoute): fc.Arbitrary<FuzzRequest> | null {
   if (valid.length || Object.keys(route.invalid).length) {
     arbs.push(
       fc.tuple(unknownKey(Object.keys(route.query).concat(Object.keys(route.invalid))), fc.string({ maxLength: 20 })).map(([key, value]) => request('unknown parameter', withQuery(route.path(), [...valid, [key, value]]))),
+    );
+  }
+  // a parameter given twice, with the same or another value (CONTRACT §24 clarification: 400 on every route)
+  if (valid.length) {
+    arbs.push(
+      fc.tuple(fc.constantFrom(...valid), fc.boolean(), fc.string({ maxLength: 10 })).map(([[key, value], same, other]) =>
+        request('repeated parameter', withQuery(route.path(), [...valid, [key, same ? value : other]])),
+      ),
     );
   }
   for (const [name, invalid] of Object.entries(route.invalid)) {

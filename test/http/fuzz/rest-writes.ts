@@ -300,6 +300,9 @@ function verbEndpoints(t: FuzzTarget, f: { projectId: FieldSpec; walletRef: (req
   ];
 }
 
+/** The posting routes that take `?dryRun=` (CONTRACT §24). */
+const DRY_RUN_ROUTES = new Set(['POST /transactions', 'POST /transactions/seed', 'POST /transactions/batch', 'POST /holds', 'POST /holds/{id}/capture', 'POST /holds/{id}/void', 'POST /transactions/{id}/reverse']);
+
 /** Every case of one endpoint is its valid request with at least one certainly-wrong part. */
 function casesOf(spec: EndpointSpec): fc.Arbitrary<FuzzRequest> {
   const fields = Object.keys(spec.fields);
@@ -341,6 +344,14 @@ function casesOf(spec: EndpointSpec): fc.Arbitrary<FuzzRequest> {
         arbs.push(fc.tuple(bad, noisy(field)).map(([value, body]) => withBody(`${field}: unstorable JSON`, { ...body, [field]: value })));
       }
       if (f.invalid) arbs.push(fc.tuple(f.invalid, noisy(field)).map(([value, body]) => withBody(`${field}: invalid value`, { ...body, [field]: value })));
+    }
+    if (DRY_RUN_ROUTES.has(spec.name)) {
+      // the valid body with a `dryRun` the route refuses: a bad value, or the parameter twice (CONTRACT §24 clarification)
+      arbs.push(
+        fc.constantFrom('dryRun=maybe', 'dryRun=TRUE', 'dryRun=1', 'dryRun=', 'dryRun', 'dryRun=true&dryRun=false', 'dryRun=true&dryRun=true', 'dryRun=false&dryRun=false', 'dryRun=false&dryRun=true').map((query) =>
+          request('dryRun query', { path: `${spec.path()}?${query}`, body: base }),
+        ),
+      );
     }
     arbs.push(malformedJson.map((raw) => request('malformed JSON', { raw })));
     arbs.push(nonObjectJson.map((raw) => request('non-object JSON', { raw })));
