@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 /**
  * What the caches of documents and of what is made from them really keep, in bytes, so that each
  * is bounded by its bytes (CONTRACT §18, "Memory is bounded in bytes"). Sizes are computed once,
- * when an entry is stored (never on a hit), from figures measured on Node 24 (bench/padded-documents.mjs,
+ * when an entry is stored (never on a hit), from figures measured on Node 24 (bench/memory/padded-documents.mjs,
  * docs/decisions/caches-bounded-in-bytes.md).
  *
  * graphql-js's parser links every token of the text, comments included, into a list that each

@@ -2,7 +2,7 @@
 // prompt endpoint of one owner waits for its first attempts while three other owners, each with
 // four projects of five endpoints that never answer, keep every delivery slot they can get.
 //
-//   npx tsc -p tsconfig.json && ./node_modules/.bin/node bench/webhook-fairness-owners.js [--owners 3] [--projects 4] [--endpoints 5] [--events 20] [--samples 12] [--gap-ms 1000] [--cap-ms 90000] [--out file]
+//   npx tsc -p tsconfig.json && ./node_modules/.bin/node bench/events/webhook-fairness-owners.js [--owners 3] [--projects 4] [--endpoints 5] [--events 20] [--samples 12] [--gap-ms 1000] [--cap-ms 90000] [--out file]
 //
 // One throw-away embedded PostgreSQL and TWO service processes (dist/src/main.js) on one database,
 // production webhook settings (10 s time-out, 32 slots each) but LEDGER_WEBHOOK_ALLOW_PRIVATE=true.
@@ -27,9 +27,9 @@ import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execSync } from 'node:child_process';
-import { call } from './lib/http.js';
-import { harnessPool, startCluster } from './lib/postgres.js';
-import { freePort, ROOT, startServer } from './lib/processes.js';
+import { call } from '../lib/http.js';
+import { harnessPool, startCluster } from '../lib/postgres.js';
+import { freePort, ROOT, startServer } from '../lib/processes.js';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {

@@ -1,7 +1,7 @@
 // Resident memory of the service after distinct comment-padded GraphQL documents (CONTRACT §18,
 // "Memory is bounded in bytes": no sequence of requests raises RSS by more than 256 MiB over the
 // level after warm-up, 100 KiB comment-padded documents included; issue 36).
-//   npx tsc -p tsconfig.json && node bench/padded-documents.mjs [--root DIR] [--documents 150] [--warm 20]
+//   npx tsc -p tsconfig.json && node bench/memory/padded-documents.mjs [--root DIR] [--documents 150] [--warm 20]
 // One throw-away embedded PostgreSQL with this checkout's migrations; the service of `--root`
 // (default: this checkout; its dist/src/main.js, compiled) runs with `npm start`'s node flags. A
 // free-plan key reads `projects` with documents of ≈ 100 KiB (the body limit), each a distinct
@@ -12,8 +12,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { startCluster } from './lib/postgres.js';
-import { freePort, ROOT, serviceNodeFlags, serviceStartEnv, startServer } from './lib/processes.js';
+import { startCluster } from '../lib/postgres.js';
+import { freePort, ROOT, serviceNodeFlags, serviceStartEnv, startServer } from '../lib/processes.js';
 
 const { values: opts } = parseArgs({ options: { root: { type: 'string', default: ROOT }, documents: { type: 'string', default: '150' }, warm: { type: 'string', default: '20' } } });
 const root = path.resolve(opts.root);

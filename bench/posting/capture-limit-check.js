@@ -6,14 +6,14 @@
 // (one inside every window, one aged out of the shortest) and 10,000 debits in the window.
 // Calls alternate by round so machine drift cancels out; each figure is the median of the
 // rounds' means. The machine is shared: compare the ratios.
-//   node bench/capture-limit-check.js [--calls 2000] [--rounds 5] [--out bench/results/...]
+//   node bench/posting/capture-limit-check.js [--calls 2000] [--rounds 5] [--out bench/results/...]
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { startCluster } from './lib/postgres.js';
+import { startCluster } from '../lib/postgres.js';
 
 const { values: opts } = parseArgs({ options: { calls: { type: 'string', default: '2000' }, rounds: { type: 'string', default: '9' }, out: { type: 'string' } } });
 const lines = [];
