@@ -13,6 +13,9 @@ export const DryRunQuery = z.strictObject({
     .meta({ description: 'true: every check runs against the current state and the real answer comes back (200, `dryRun: true`), but nothing is written.' }),
 });
 
+/** The query of a write route that takes no parameter and no dry run: any parameter is 400, none is ignored. */
+export const NoQuery = z.strictObject({});
+
 /** The 200 body of a dry run: the real call's body with `dryRun: true` beside its fields. */
 export const dryRunBody = <S extends z.ZodRawShape>(body: z.ZodObject<S>) => body.extend({ dryRun: z.literal(true) });
 

@@ -6,7 +6,7 @@ import type { Services } from '../services.js';
 import { pagination, PaginationBody } from '../json/page.json.js';
 import { TransactionBody, transactionJson } from '../json/transaction.json.js';
 import { HoldBody, holdJson } from '../json/hold.json.js';
-import { DryRunQuery, dryRunBody, postedReply } from './dry-run.js';
+import { DryRunQuery, dryRunBody, NoQuery, postedReply } from './dry-run.js';
 import { Amount, Metadata, PageQuery, ProjectId, ProjectIdQuery, Reference, Symbol, Uuid, WalletRef } from './schemas.js';
 
 const CreateHoldBody = z.strictObject({
@@ -71,6 +71,9 @@ export function holdRoutes({ holds }: Services): Route[] {
       auth: 'api_key',
       params: HoldIdParams,
       body: VoidBody,
+      // no parameter at all: a void cannot be dry-run (CONTRACT §24 lists the six routes that can), so
+      // `?dryRun=true` here is refused rather than ignored — ignored, it would void for real
+      query: NoQuery,
       doc: {
         operationId: 'voidHold',
         summary: 'Release a pending hold',
