@@ -5,13 +5,13 @@
  * analytics field costs … at least as much as the statements it runs".
  *
  * The unit is the cost model's: about one object materialised, the benchmark query (cost 2,903)
- * holding request connections ≈ 10–15 µs per unit. Measured in those units
+ * holding request connections ≈ 14–18 µs per unit. Measured in those units
  * (bench/graphql/cost-weights.bench.ts, bench/results/2026-12-07-cost-weights.txt; the reasons
- * and the rejected alternatives in docs/decisions/graphql-cost-expensive-fields.md), on a project
- * of 100,000 transactions: a search one of its indexes serves ≈ 250–1,300; one that reads the
- * project's rows until enough match (an amount or currency filter alone) ≈ 19,000–37,000 there,
- * growing with the project until the statement time-out cuts it; program analytics (one
- * statement over the rollups) ≈ 350–1,100.
+ * and the rejected alternatives in docs/decisions/graphql-cost-expensive-fields.md), on projects
+ * of 10,000 and 100,000 transactions: a search one of its indexes serves ≈ 85–1,740; one that
+ * reads the project's rows until enough match (an amount or currency filter alone) ≈ 3,500–6,400
+ * at 10,000 and ≈ 11,700–37,000 at 100,000, growing with the project until the statement
+ * time-out cuts it; program analytics (one statement over the rollups) ≈ 210–1,500.
  *
  * Keyed by the field's return type, so that every field returning a search connection or
  * analytics (today `Project.transactions`, `Project.analytics`) pays it, whatever its name.
@@ -24,7 +24,7 @@ export const SEARCH_COST = 2_000;
 /**
  * A search whose filters only narrow rows read from the project's date order (amount bounds, the
  * currency): it reads until `first + 1` rows match, the whole project when few do. Half the
- * default budget: one such search per document. It underprices a project past ≈ 25,000
+ * default budget: one such search per document. It underprices a project past ≈ 10,000
  * transactions; there the statement time-out and the 4 connections a request may hold bound it.
  */
 export const SCAN_COST = 5_000;
