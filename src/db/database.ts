@@ -4,8 +4,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import { entities } from './entities.js';
 import { NotificationChannel } from './notifications.js';
-import { inRequestScope, instrumentClient } from './statement-counter.js';
+import { inRequestScope, instrumentClient, requestScope } from './statement-counter.js';
 import { limitPreparedStatements } from './prepared-statements.js';
+import { limitConnectionsPerRequest } from './request-connections.js';
 import { migrations } from '../../migrations/index.js';
 import { changedRoutines, installRoutines, loadRoutines, retiredRoutines } from './routines.js';
 import type { Logger } from '../logger.js';
@@ -33,7 +34,10 @@ export interface Database {
   /** The connection URL, for connections outside the pools (`notifications` opens its own with it). */
   url: string;
   orm: MikroORM;
-  /** The request connections (the ORM's): statements cut after LEDGER_STATEMENT_TIMEOUT_MS when set. */
+  /**
+   * The request connections (the ORM's): statements cut after LEDGER_STATEMENT_TIMEOUT_MS when set;
+   * at most CONNECTIONS_PER_REQUEST of them held by one request at once (request-connections.ts).
+   */
   pool: pg.Pool;
   /** Connections for work outside any request (sweeper, numbering, deliveries, start-up): never cut. */
   background: pg.Pool;
@@ -124,6 +128,8 @@ export async function openDatabase(url: string, logger: Logger, poolSize = 20, o
     instrumentClient(client);
     limitPreparedStatements(client);
   });
+  // every checkout of a request connection (ORM, raw queries, transactions, SQL plans, exports) passes here
+  limitConnectionsPerRequest(pool, requestScope);
   pool.on('error', (err) => logger.warn({ err }, 'idle database connection failed'));
   poolTypes = (pool as unknown as { options: { types?: TypeParsers } }).options.types;
   await warmed;

@@ -41,6 +41,11 @@ export function inRequestScope(): boolean {
   return storage.getStore() !== undefined;
 }
 
+/** The scope of the request the caller runs for (one object per request), or undefined outside any. */
+export function requestScope(): StatementScope | undefined {
+  return storage.getStore();
+}
+
 /** Runs `fn` outside any request's scope: background work a request only wakes (numbering events) is not the request's. */
 export function outsideStatementScope<T>(fn: () => T): T {
   return storage.exit(fn);

@@ -25,6 +25,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { getArgumentValues } from 'graphql/execution/values.js';
+import { STATEMENT_WEIGHTS } from './statement-weights.js';
 
 /**
  * The cost model: roughly the number of objects an operation can materialise.
@@ -32,9 +33,13 @@ import { getArgumentValues } from 'graphql/execution/values.js';
  * - a scalar or enum field costs 0 (it is read from an object already loaded), except a
  *   connection's `totalCount` (below);
  * - an object field costs 1 + the cost of its selection;
- * - a connection (a field with a `first` argument) costs 1 + first × the cost of its selection,
- *   plus COUNT_COST when `totalCount` is selected: the count is one more read of the whole list,
- *   made once whatever `first` is (first: 0 still counts);
+ * - a connection (a field with a `first` argument) costs 1 + first × the cost of its selection
+ *   (at least 1 an item: its statement reads the page whatever is selected of it), plus
+ *   COUNT_COST when `totalCount` is selected: the count is one more read of the whole list, made
+ *   once whatever `first` is (first: 0 still counts);
+ * - a field whose statement does not scale with its page (a search, program analytics) costs its
+ *   STATEMENT_WEIGHTS (statement-weights.ts, a function of its arguments) on top, each time it
+ *   appears: 30 aliased searches cost 30 searches;
  * - a list with a `first` argument (`Balance.expiring`) costs first × (1 + the cost of its selection);
  * - `first` is the value given, or the argument's default when it is absent or null (as the
  *   resolvers read it: `expiring(first: null)` returns 10 lots);
@@ -114,6 +119,12 @@ export class CostWalk {
   }
 
   private field(parent: GraphQLCompositeType, field: GraphQLField<unknown, unknown>, node: FieldNode): Cost {
+    const cost = this.fieldCost(parent, field, node);
+    const weigh = STATEMENT_WEIGHTS[getNamedType(field.type).name];
+    return weigh ? { perItem: cost.perItem + weigh(getArgumentValues(field, node, this.variables)), counts: cost.counts } : cost;
+  }
+
+  private fieldCost(parent: GraphQLCompositeType, field: GraphQLField<unknown, unknown>, node: FieldNode): Cost {
     // introspection never reaches the database; its size is bounded by the schema's
     if (field.name.startsWith('__') || parent.name.startsWith('__')) return FREE;
     const named = getNamedType(field.type);
@@ -126,7 +137,8 @@ export class CostWalk {
       return perItem(count * (1 + total(child)));
     }
     const first = pageSize(field, args);
-    if (first !== null) return perItem(isList ? first * (1 + total(child)) : 1 + first * child.perItem + child.counts);
+    // a connection's statement reads its page whatever the selection asks of it (`{ totalCount }` alone included)
+    if (first !== null) return perItem(isList ? first * (1 + total(child)) : 1 + first * Math.max(child.perItem, 1) + child.counts);
     // Relay `edges` are the page itself: the connection field above already multiplied by `first`.
     if (isList && field.name !== 'edges') return perItem(UNPAGED_LIST_SIZE * (1 + total(child)));
     return perItem(1 + total(child));

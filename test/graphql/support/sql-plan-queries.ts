@@ -211,14 +211,15 @@ class QueryBuilder {
    */
   private objectField(field: string, args: string, type: TypeName, shape: Shape, budget: number, scope: Scope, mark: number, first = 0): Piece {
     const key = this.responseKey(field, field + args, scope);
-    if (key === null) {
+    const times = shape === 'list' ? UNPAGED_LIST_SIZE : shape === 'connection' ? Math.max(first, 1) : 1;
+    // a connection costs at least one a row of its page, whatever is selected of it: one that does not fit is left out
+    if (key === null || (shape === 'connection' && budget < 1 + times)) {
       for (const definition of this.definitions.splice(mark)) delete this.variables[definition.slice(1, definition.indexOf(':'))];
       return this.leaf('__typename', scope);
     }
-    const times = shape === 'list' ? UNPAGED_LIST_SIZE : shape === 'connection' ? Math.max(first, 1) : 1;
     const childBudget = shape === 'list' ? Math.floor(budget / UNPAGED_LIST_SIZE) - 1 : shape === 'connection' ? Math.floor((budget - 1) / times) : budget - 1;
     const selection = this.selection(type, childBudget, key.child, 0);
-    const cost = shape === 'list' ? UNPAGED_LIST_SIZE * (1 + selection.cost) : 1 + times * selection.cost;
+    const cost = shape === 'list' ? UNPAGED_LIST_SIZE * (1 + selection.cost) : shape === 'connection' ? 1 + times * Math.max(selection.cost, 1) : 1 + selection.cost;
     return { text: `${key.prefix}${field}${args}${this.directive()} ${selection.text}`, cost };
   }
 

@@ -1,0 +1,119 @@
+import type pg from 'pg';
+
+/**
+ * How many request connections one request may hold at once (CONTRACT §18, "Expensive fields cost
+ * what they cost"). A GraphQL document resolves its fields in parallel: 30 aliased searches were
+ * 30 statements on 30 connections at once, the whole pool of one instance taken by one call.
+ */
+export const CONNECTIONS_PER_REQUEST = 4;
+
+/** A request's permits: at most `limit` connections out at once, the next ones waiting in order. */
+class Permits {
+  private out = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly limit: number) {}
+
+  /**
+   * Resolves once a permit is the caller's. `cancel` gives up the wait (the time-out below): true
+   * when it did, false when the permit was granted already (then `taken` has resolved).
+   */
+  take(): { taken: Promise<void>; cancel: () => boolean } {
+    if (this.out < this.limit) {
+      this.out += 1;
+      return { taken: Promise.resolve(), cancel: () => false };
+    }
+    let grant!: () => void;
+    const taken = new Promise<void>((resolve) => (grant = resolve));
+    this.waiting.push(grant);
+    return {
+      taken,
+      cancel: () => {
+        const at = this.waiting.indexOf(grant);
+        if (at >= 0) this.waiting.splice(at, 1);
+        return at >= 0;
+      },
+    };
+  }
+
+  give(): void {
+    const next = this.waiting.shift();
+    if (next) next(); // the permit passes straight to the next waiter: `out` is unchanged
+    else this.out -= 1;
+  }
+}
+
+type Connect = pg.Pool['connect'];
+
+/**
+ * Makes every checkout of `pool` made on behalf of a request (`requestOf()`: the request's scope
+ * object, undefined outside any request) take one of that request's CONNECTIONS_PER_REQUEST
+ * permits first, and give it back when the connection is released. It is the pool's own
+ * `connect` that is replaced, so every way to a request connection passes here: `pool.query`
+ * (pg-pool's query checks out through `this.connect`), the ORM's entity managers (kysely's
+ * driver calls `pool.connect()`), `Database.query`, `transaction` and `rolledBack`, the SQL plans
+ * of the fast path and of Apollo's path, graphql-jit's resolvers and DataLoaders alike, and
+ * exports' cursors. Nothing has to remember to ask.
+ *
+ * A permit is waited for no longer than the pool would wait for a connection
+ * (`connectionTimeoutMillis`, when set), and then fails as pg-pool's own wait does, so the request
+ * is answered as any request that found no connection in time.
+ */
+export function limitConnectionsPerRequest(pool: pg.Pool, requestOf: () => object | undefined, perRequest = CONNECTIONS_PER_REQUEST): void {
+  const connect: Connect = pool.connect.bind(pool);
+  const permitsOf = new WeakMap<object, Permits>();
+  const waitLimit = (pool as unknown as { options: { connectionTimeoutMillis?: number } }).options.connectionTimeoutMillis;
+
+  async function checkout(permits: Permits): Promise<pg.PoolClient> {
+    await permitted(permits, waitLimit);
+    let client: pg.PoolClient;
+    try {
+      client = await connect();
+    } catch (error) {
+      permits.give();
+      throw error;
+    }
+    // pg-pool sets a fresh `release` on every checkout, so this wrapper lives as long as this checkout
+    const release = client.release;
+    let given = false;
+    client.release = (error?: Error | boolean) => {
+      if (!given) {
+        given = true;
+        permits.give();
+      }
+      return release.call(client, error);
+    };
+    return client;
+  }
+
+  pool.connect = ((callback?: (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: Error | boolean) => void) => void) => {
+    const request = requestOf();
+    if (request === undefined) return callback ? connect(callback) : connect();
+    let permits = permitsOf.get(request);
+    if (!permits) permitsOf.set(request, (permits = new Permits(perRequest)));
+    const checkedOut = checkout(permits);
+    if (!callback) return checkedOut;
+    // pg-pool's `query` asks with a callback and releases through the client it is given
+    checkedOut.then(
+      (client) => callback(undefined, client, client.release),
+      (error: Error) => callback(error, undefined, () => undefined),
+    );
+    return undefined;
+  }) as Connect;
+}
+
+async function permitted(permits: Permits, waitLimit: number | undefined): Promise<void> {
+  const { taken, cancel } = permits.take();
+  if (!waitLimit) return taken;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      if (cancel()) reject(new Error('timeout exceeded when trying to connect'));
+    }, waitLimit);
+  });
+  try {
+    await Promise.race([taken, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

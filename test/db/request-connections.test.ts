@@ -1,0 +1,104 @@
+import pg from 'pg';
+import { openDatabase, type Database } from '../../src/db/database.js';
+import { CONNECTIONS_PER_REQUEST, limitConnectionsPerRequest } from '../../src/db/request-connections.js';
+import { withStatementScope } from '../../src/db/statement-counter.js';
+import { createLogger } from '../../src/logger.js';
+import { createTestDatabase } from '../support/database.js';
+
+/**
+ * One request holds at most CONNECTIONS_PER_REQUEST (4) request connections at once, whichever
+ * way it reaches them (CONTRACT §18): the ORM, raw queries, pool queries, transactions. Forced
+ * with an advisory lock the test holds: every statement below waits for it, so the connections
+ * a request has out are exactly the backends waiting for the lock.
+ */
+const LOCK = 36_036;
+let url: string;
+let db: Database;
+let holder: pg.Client;
+beforeAll(async () => {
+  url = await createTestDatabase();
+  db = await openDatabase(url, createLogger('silent'), 10);
+  holder = new pg.Client({ connectionString: url });
+  await holder.connect();
+});
+afterAll(async () => {
+  await holder.end();
+  await db.close();
+});
+
+const WAIT = `SELECT pg_advisory_xact_lock_shared(${LOCK})`;
+const lockWaiters = async (): Promise<number> =>
+  Number((await holder.query(`SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event = 'advisory'`)).rows[0].count);
+const untilWaiters = async (count: number): Promise<void> => {
+  while ((await lockWaiters()) < count);
+};
+const checkedOut = (pool: pg.Pool) => pool.totalCount - pool.idleCount;
+
+/** Every way a request reaches a request connection, `n` times over, each statement waiting for LOCK. */
+function everyWay(n: number): Promise<unknown>[] {
+  const ways = [
+    () => db.query(WAIT),
+    () => db.pool.query(WAIT),
+    () => db.transaction((client) => client.query(WAIT)),
+    () => db.em().getConnection().execute(WAIT),
+    () => db.rolledBack(() => db.query(WAIT)),
+  ];
+  return Array.from({ length: n }, (_, i) => ways[i % ways.length]());
+}
+
+describe('request connections: at most 4 per request at once', () => {
+  it('holds a request’s fifth statement until one of its 4 connections is back, however it asks', async () => {
+    await holder.query(`SELECT pg_advisory_lock(${LOCK})`);
+    const first = withStatementScope({ statements: 0 }, () => Promise.all(everyWay(10)));
+    await untilWaiters(CONNECTIONS_PER_REQUEST);
+    expect(checkedOut(db.pool)).toBe(CONNECTIONS_PER_REQUEST);
+    expect(db.pool.waitingCount).toBe(0); // the pool (10) has room: the request's own limit holds the rest
+    // the limit is each request's: another one gets its own 4 at once
+    const second = withStatementScope({ statements: 0 }, () => Promise.all(everyWay(6)));
+    await untilWaiters(2 * CONNECTIONS_PER_REQUEST);
+    expect(await lockWaiters()).toBe(2 * CONNECTIONS_PER_REQUEST);
+    // work outside any request is not counted (and goes to the background pool)
+    await expect(db.query('SELECT 1 AS one')).resolves.toEqual([{ one: 1 }]);
+    await holder.query(`SELECT pg_advisory_unlock(${LOCK})`);
+    await expect(first).resolves.toHaveLength(10);
+    await expect(second).resolves.toHaveLength(6);
+    expect(checkedOut(db.pool)).toBe(0);
+  });
+
+  it('gives a connection’s permit back when its statement fails', async () => {
+    const failing = withStatementScope({ statements: 0 }, () => Promise.allSettled(Array.from({ length: 12 }, () => db.query('SELECT 1 / 0'))));
+    expect((await failing).every((outcome) => outcome.status === 'rejected')).toBe(true);
+    // the same request can still have its 4
+    await holder.query(`SELECT pg_advisory_lock(${LOCK})`);
+    const scope = { statements: 0 };
+    const after = withStatementScope(scope, () => Promise.all(everyWay(5)));
+    await untilWaiters(CONNECTIONS_PER_REQUEST);
+    expect(checkedOut(db.pool)).toBe(CONNECTIONS_PER_REQUEST);
+    await holder.query(`SELECT pg_advisory_unlock(${LOCK})`);
+    await expect(after).resolves.toHaveLength(5);
+  });
+
+  it('waits for a permit no longer than the pool waits for a connection, then fails as the pool does', async () => {
+    const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 300 });
+    const request = {};
+    limitConnectionsPerRequest(pool, () => request);
+    await holder.query(`SELECT pg_advisory_lock(${LOCK})`);
+    try {
+      const held = Array.from({ length: CONNECTIONS_PER_REQUEST }, () => pool.query(WAIT));
+      await untilWaiters(CONNECTIONS_PER_REQUEST);
+      await expect(pool.query('SELECT 1')).rejects.toThrow('timeout exceeded when trying to connect');
+      await holder.query(`SELECT pg_advisory_unlock(${LOCK})`);
+      await Promise.all(held);
+      // the wait that timed out took no permit with it: 4 are out at once again
+      await holder.query(`SELECT pg_advisory_lock(${LOCK})`);
+      const again = Array.from({ length: CONNECTIONS_PER_REQUEST }, () => pool.query(WAIT));
+      await untilWaiters(CONNECTIONS_PER_REQUEST);
+      expect(checkedOut(pool)).toBe(CONNECTIONS_PER_REQUEST);
+      await holder.query(`SELECT pg_advisory_unlock(${LOCK})`);
+      await Promise.all(again);
+    } finally {
+      await holder.query(`SELECT pg_advisory_unlock_all()`);
+      await pool.end();
+    }
+  });
+});
