@@ -3,6 +3,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import { entities } from './entities.js';
+import { refuseConnectionsOnClose } from './closing-pool.js';
 import { NotificationChannel } from './notifications.js';
 import { inRequestScope, instrumentClient } from './statement-counter.js';
 import { migrations } from '../../migrations/index.js';
@@ -118,6 +119,7 @@ export async function openDatabase(url: string, logger: Logger, poolSize = 20, o
     await background.end();
     throw error;
   }
+  const refuseConnections = refuseConnectionsOnClose(pool);
   pool.on('acquire', (client) => instrumentClient(client));
   pool.on('error', (err) => logger.warn({ err }, 'idle database connection failed'));
   poolTypes = (pool as unknown as { options: { types?: TypeParsers } }).options.types;
@@ -169,6 +171,7 @@ export async function openDatabase(url: string, logger: Logger, poolSize = 20, o
       }
     },
     async close() {
+      refuseConnections(); // before the ORM's close begins (src/db/closing-pool.ts)
       await notifications.stop();
       await orm.close(true);
       await background.end();
