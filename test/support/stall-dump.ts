@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 
-/** A database step slower than this under any load is stuck, not slow: say what the cluster is doing. */
+/** These steps take milliseconds on a quiet machine; one still running after this long gets a dump of what the cluster is doing. */
 export const STALL_MS = 10_000;
 
 /**
