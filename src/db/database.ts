@@ -3,6 +3,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import { entities } from './entities.js';
+import { refuseConnectionsOnClose } from './closing-pool.js';
 import { NotificationChannel } from './notifications.js';
 import { inRequestScope, instrumentClient, requestScope } from './statement-counter.js';
 import { limitPreparedStatements } from './prepared-statements.js';
@@ -124,11 +125,13 @@ export async function openDatabase(url: string, logger: Logger, poolSize = 20, o
     await background.end();
     throw error;
   }
+  // inner: once close began, a connection whose handshake ends late goes straight back (closing-pool.ts)
+  const refuseConnections = refuseConnectionsOnClose(pool);
   pool.on('acquire', (client) => {
     instrumentClient(client);
     limitPreparedStatements(client);
   });
-  // every checkout of a request connection (ORM, raw queries, transactions, SQL plans, exports) passes here
+  // outer: every checkout of a request connection (ORM, raw queries, transactions, SQL plans, exports) passes here
   limitConnectionsPerRequest(pool, requestScope);
   pool.on('error', (err) => logger.warn({ err }, 'idle database connection failed'));
   poolTypes = (pool as unknown as { options: { types?: TypeParsers } }).options.types;
@@ -180,6 +183,7 @@ export async function openDatabase(url: string, logger: Logger, poolSize = 20, o
       }
     },
     async close() {
+      refuseConnections(); // before the ORM's close begins (src/db/closing-pool.ts)
       await notifications.stop();
       await orm.close(true);
       await background.end();

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { createLogger } from '../../src/logger.js';
 import { createTestDatabase } from '../support/database.js';
@@ -50,6 +51,50 @@ describe('openDatabase: the LISTEN connection, opened with the pools when asked 
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('openDatabase: close() while a request connection is still opening', () => {
+  // The interleaving of the shutdown hang (docs/decisions/ci-hang-shutdown.md): an ORM statement
+  // needs a new connection, and its handshake ends only once close() has had the ORM end the pool.
+  // Before the fix the ORM's driver took that connection and threw without returning it, and close()
+  // waited for it forever.
+  it('returns the late connection, refuses its statement, and closes', async () => {
+    const late = await openDatabase(await createTestDatabase(), createLogger('silent'), 2);
+    const pool = late.pool as pg.Pool & { Client: typeof pg.Client };
+    const busy: pg.PoolClient[] = []; // the idle connections, held so that the statement needs a new one
+    while (pool.idleCount > 0) busy.push(await pool.connect());
+
+    let handshakeAsked!: () => void;
+    const asked = new Promise<void>((resolve) => (handshakeAsked = resolve));
+    let openGate!: () => void;
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    const Client = pool.Client;
+    // pg-pool makes each new connection with `new pool.Client(…)` and connects it with a callback
+    pool.Client = class GatedClient extends Client {
+      override connect(callback?: any): any {
+        handshakeAsked();
+        gate.then(() => super.connect()).then(() => callback?.(null), (error: Error) => callback?.(error));
+      }
+    } as typeof pg.Client;
+    let poolEnded!: () => void;
+    const ending = new Promise<void>((resolve) => (poolEnded = resolve));
+    const end = pool.end.bind(pool) as () => Promise<void>;
+    pool.end = (() => {
+      poolEnded();
+      return end();
+    }) as typeof pool.end;
+
+    const statement = late.em().getConnection().execute('SELECT 1');
+    await asked; // its connection is opening
+    const closed = late.close();
+    await ending; // the ORM's close has let go of the pool and ends it
+    openGate();
+    await expect(statement).rejects.toThrow(/closing/);
+    expect(pool.totalCount).toBe(busy.length); // the late connection went back to the pool, which dropped it
+    for (const client of busy) client.release();
+    await closed;
+    expect(pool.totalCount).toBe(0);
   });
 });
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { embeddedUrl } from '../../../src/db/embedded-postgres.js';
+import { watchStall } from '../../support/stall-dump.js';
 
 /**
  * Drives the real compiled service (`dist/src/main.js`, built by `npm test`'s tsc step) and
@@ -248,14 +249,16 @@ export async function queryEmbedded<T = Record<string, unknown>>(dataDir: string
   return queryUrl<T>(embeddedUrl(pm.port), sql, params);
 }
 
-export async function queryUrl<T = Record<string, unknown>>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(sql, params)).rows as T[];
-  } finally {
-    await client.end();
-  }
+export function queryUrl<T = Record<string, unknown>>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
+  return watchStall(`queryUrl ${sql.slice(0, 80)}`, url, async () => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      return (await client.query(sql, params)).rows as T[];
+    } finally {
+      await client.end();
+    }
+  });
 }
 
 // --- HTTP ----------------------------------------------------------------------------------
