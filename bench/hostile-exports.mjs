@@ -13,6 +13,7 @@
 //  4. for 10 s, the first hostile owner keeps 10 verifies and 10 exports (read to the end) running
 //     while the polite owner sends GET /projects one after another: its p50, p99, max;
 //  5. SIGTERM with 2 fresh stalled exports open: exit code and time (cut at 40 s).
+// --latency-only: step 4 alone (on fc157d2, steps 1-3 leave no connection for it).
 import http from 'node:http';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -23,7 +24,7 @@ import { harnessPool, startCluster } from './lib/postgres.js';
 import { freePort, NODE, ROOT, serviceNodeFlags, serviceStartEnv } from './lib/processes.js';
 import { addTransactions, createProject } from './lib/search-seed.js';
 
-const { values: opts } = parseArgs({ options: { service: { type: 'string', default: ROOT }, rows: { type: 'string', default: '150000' } } });
+const { values: opts } = parseArgs({ options: { service: { type: 'string', default: ROOT }, rows: { type: 'string', default: '150000' }, 'latency-only': { type: 'boolean', default: false } } });
 const checkout = path.resolve(opts.service);
 const rows = Number(opts.rows);
 const JOURNALED = 30_000;
@@ -66,6 +67,11 @@ try {
   const { rows: journal } = await pool.query(`SELECT count(*)::int AS n FROM journal WHERE project_id = $1`, [hostile[0].projectId]);
   console.log(`hostile-exports: ${checkout}; 3 projects of ${rows.toLocaleString('en')} transactions, ${journal[0].n.toLocaleString('en')} of the first journaled; pool 20`);
 
+  if (opts['latency-only']) {
+    // step 4 alone: on a service whose pool steps 1-3 leaked, it would measure the leak again
+    await latencyUnderLongReads(service.port, hostile[0], polite, journal[0].n);
+    process.exitCode = 0;
+  } else {
   // 1. 22 stalled readers, then 33 clients that give up while queued
   const stalled = [];
   const statuses = {};
@@ -96,6 +102,7 @@ try {
   if (typeof exit === 'string') service.child.kill('SIGKILL');
   service = undefined;
   for (const s of last) s.req.destroy();
+  }
   await pool.end();
 } finally {
   for (const socket of sockets) socket.destroy();
