@@ -15,6 +15,7 @@ import { webRoutes } from './web/web.routes.js';
 import type { Logger } from './logger.js';
 import { openApiRoute, restRoutes } from './rest/index.js';
 import { createServices, type Services, type WebhookOptions } from './services.js';
+import { DEFAULTS } from './config.js';
 import type { ExpirySweeperOptions } from './domain/shared/expiry-sweeper.js';
 
 export interface AppOptions {
@@ -38,6 +39,8 @@ export interface AppOptions {
   webhooks?: WebhookOptions;
   /** Posting batches in the database at once; DEFAULTS.postingPipeline (src/config.ts) when absent. */
   postingPipeline?: number;
+  /** LEDGER_STREAM_STALL_MS: an export whose client takes nothing for this long is cut; DEFAULTS.streamStallMs (src/config.ts) when absent. */
+  streamStallMs?: number;
   /** The GraphQL schema of ledgerSchema() when built already (src/start.ts builds it while initdb runs); built here when absent. */
   graphqlSchema?: GraphQLSchema;
 }
@@ -56,7 +59,7 @@ export interface App {
 
 export async function createApp(options: AppOptions): Promise<App> {
   const { db, logger } = options;
-  const services = await createServices(db, logger, { lotSweep: options.lotSweep, webhooks: options.webhooks, subscriptionBuffer: options.subscriptionBuffer, postingPipeline: options.postingPipeline });
+  const services = await createServices(db, logger, { lotSweep: options.lotSweep, webhooks: options.webhooks, subscriptionBuffer: options.subscriptionBuffer, postingPipeline: options.postingPipeline, streamStallMs: options.streamStallMs });
   // The listening connection (the Database's) opens while the GraphQL schema is built rather than
   // after it: its handshake no longer adds to the start-up. At the service's start it has been
   // opening since openDatabase (`listen`), and start() joins that. The services have subscribed
@@ -87,6 +90,7 @@ async function assemble(options: AppOptions, services: Services, notificationsOp
     exposeStatementCount: options.exposeStatementCount ?? false,
     metrics: services.metrics,
     cors: new Cors(options.corsOrigins),
+    streamStallMs: options.streamStallMs ?? DEFAULTS.streamStallMs,
   });
   const subscriptions = attachSubscriptionServer(server, { schema: graphql.schema, services, limits: graphQLLimits(options.graphqlMaxCost), logger });
   await notificationsOpened;

@@ -17,6 +17,8 @@ export interface Config {
   statementTimeoutMs: number;
   /** Requests still running after this many ms at shutdown are abandoned. */
   shutdownGraceMs: number;
+  /** LEDGER_STREAM_STALL_MS: a streamed answer (an export) whose client takes nothing for this long is cut (CONTRACT §18: 30 s). */
+  streamStallMs: number;
   /** Expose `x-sql-statements` on responses (benchmarks, tests). */
   exposeStatementCount: boolean;
   /** Cost budget of one GraphQL operation (src/graphql/limits/cost.ts). */
@@ -67,8 +69,10 @@ export const DEFAULTS = {
    * costs 8 KiB of pointers, plus the events nobody else still holds.
    */
   subscriptionBuffer: 1024,
+  /** CONTRACT §18: an export whose client stops reading for 30 s is cut. */
+  streamStallMs: 30_000,
   webhooks: { allowPrivate: false, timeoutMs: 10_000, retryBaseMs: 10_000, maxAttempts: 8, concurrency: 32, pollMs: 1_000 },
-} as const satisfies Pick<Config, 'postingPipeline' | 'lotSweep' | 'subscriptionBuffer' | 'webhooks'>;
+} as const satisfies Pick<Config, 'postingPipeline' | 'lotSweep' | 'subscriptionBuffer' | 'streamStallMs' | 'webhooks'>;
 
 type Env = Record<string, string | undefined>;
 
@@ -121,7 +125,10 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     dbPoolSize: integer(env, 'LEDGER_DB_POOL_SIZE', 20, 1, 500),
     statementTimeoutMs: integer(env, 'LEDGER_STATEMENT_TIMEOUT_MS', 5_000, 100, 600_000),
-    shutdownGraceMs: integer(env, 'LEDGER_SHUTDOWN_GRACE_MS', 10000, 0, 600000),
+    // at most 25 s: SIGTERM ends the process within 30 s whatever clients do (CONTRACT §18 clarification), cleanup included
+    shutdownGraceMs: integer(env, 'LEDGER_SHUTDOWN_GRACE_MS', 10000, 0, 25_000),
+    // at most the contract's 30 s; shorter for tests and for an operator who wants stalled clients gone sooner
+    streamStallMs: integer(env, 'LEDGER_STREAM_STALL_MS', DEFAULTS.streamStallMs, 100, DEFAULTS.streamStallMs),
     exposeStatementCount: boolean(env, 'LEDGER_EXPOSE_STATEMENT_COUNT', false),
     graphqlMaxCost: integer(env, 'LEDGER_GRAPHQL_MAX_COST', 10_000, 1, 999_999_999),
     graphqlSqlPlans: boolean(env, 'LEDGER_GRAPHQL_SQL_PLANS', true),

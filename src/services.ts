@@ -46,7 +46,8 @@ import { EventHub } from './domain/events/event-hub.js';
 import { EventFeedService } from './domain/events/event-feed.service.js';
 import { webhookPayloadJson } from './json/event.json.js';
 import { TransactionSearchRepository } from './domain/search/transaction-search.repository.js';
-import { TransactionSearchService } from './domain/search/transaction-search.service.js';
+import { exportIdleInTransactionMs, TransactionSearchService } from './domain/search/transaction-search.service.js';
+import { longReadCapacity, LongReadSlots } from './domain/shared/long-read-slots.js';
 import { LimitRepository } from './domain/limits/limit.repository.js';
 import { LimitService } from './domain/limits/limit.service.js';
 
@@ -77,6 +78,8 @@ export interface Services {
   /** Balances and histories of wallets, transactions by id. */
   history: HistoryService;
   holds: HoldService;
+  /** The instance's slots for exports and journal verifies (CONTRACT §18): caps per owner, a quarter of the request connections in all. */
+  longReads: LongReadSlots;
   /** Finding and exporting a project's transactions (CONTRACT §21). */
   search: TransactionSearchService;
   /** Program analytics (CONTRACT §23), read from the rollups the event numbering keeps. */
@@ -121,7 +124,7 @@ export interface WebhookOptions extends WebhookSettings {
   resolver?: Resolver;
 }
 
-export async function createServices(db: Database, logger: Logger, options: { lotSweep?: ExpirySweeperOptions; webhooks?: WebhookOptions; subscriptionBuffer?: number; postingPipeline?: number } = {}): Promise<Services> {
+export async function createServices(db: Database, logger: Logger, options: { lotSweep?: ExpirySweeperOptions; webhooks?: WebhookOptions; subscriptionBuffer?: number; postingPipeline?: number; streamStallMs?: number } = {}): Promise<Services> {
   const notifications = db.notifications; // opening already at the service's start (openDatabase's `listen`)
   const apiKeys = new ApiKeyService(new ApiKeyRepository(db), await new PlanRepository(db).load());
   await apiKeys.followChanges(notifications);
@@ -179,11 +182,13 @@ export async function createServices(db: Database, logger: Logger, options: { lo
     (outcome) => metrics.countWebhookDelivery(outcome),
   );
   webhookDeliveryMetrics(metrics, webhookDeliveries);
+  const longReads = new LongReadSlots(longReadCapacity(db.requestConnections));
   return {
     ledger,
     history,
     holds: new HoldService(holdRepository, postingRepository, ownership, queue),
-    search: new TransactionSearchService(new TransactionSearchRepository(db), ownership),
+    longReads,
+    search: new TransactionSearchService(new TransactionSearchRepository(db), ownership, longReads, exportIdleInTransactionMs(options.streamStallMs ?? DEFAULTS.streamStallMs)),
     analytics: new AnalyticsService(new AnalyticsRepository(db)),
     webhook: new WebhookService(new WebhookRepository(db), ledger),
     projects,
@@ -193,7 +198,7 @@ export async function createServices(db: Database, logger: Logger, options: { lo
     expirySweeper,
     events,
     eventSequencer,
-    journal: new JournalService(journalRepository, new JournalVerifier(journalRepository), ownership),
+    journal: new JournalService(journalRepository, new JournalVerifier(journalRepository), ownership, longReads),
     journalWriter,
     eventHub,
     eventFeeds: new EventFeedService(eventHub, wallets, projects, options.subscriptionBuffer ?? DEFAULTS.subscriptionBuffer),

@@ -100,7 +100,7 @@ export async function main(stopTracing?: () => Promise<void>): Promise<void> {
     phases.took('orm');
     if (config.autoMigrate) await migrate(db, logger);
     phases.took('migrate');
-    app = await createApp({ db, logger, adminToken: config.adminToken, exposeStatementCount: config.exposeStatementCount, graphqlMaxCost: config.graphqlMaxCost, graphqlSqlPlans: config.graphqlSqlPlans, corsOrigins: config.corsOrigins, metricsToken: config.metricsToken, lotSweep: config.lotSweep, webhooks: config.webhooks, subscriptionBuffer: config.subscriptionBuffer, postingPipeline: config.postingPipeline, graphqlSchema });
+    app = await createApp({ db, logger, adminToken: config.adminToken, exposeStatementCount: config.exposeStatementCount, graphqlMaxCost: config.graphqlMaxCost, graphqlSqlPlans: config.graphqlSqlPlans, corsOrigins: config.corsOrigins, metricsToken: config.metricsToken, lotSweep: config.lotSweep, webhooks: config.webhooks, subscriptionBuffer: config.subscriptionBuffer, postingPipeline: config.postingPipeline, streamStallMs: config.streamStallMs, graphqlSchema });
     // Libraries may install their own SIGTERM/SIGINT handlers (Apollo Server does unless
     // `stopOnTerminationSignals: false`; its concurrent stop() then never settles and the
     // process hangs). The service owns its shutdown: keep only our handlers.

@@ -8,6 +8,7 @@ import { NotificationChannel } from './notifications.js';
 import { inRequestScope, instrumentClient, requestScope } from './statement-counter.js';
 import { limitPreparedStatements } from './prepared-statements.js';
 import { limitConnectionsPerRequest } from './request-connections.js';
+import { ACQUIRE_TIMEOUT_MS, tagAcquireTimeouts } from './acquire-timeout.js';
 import { migrations } from '../../migrations/index.js';
 import { changedRoutines, installRoutines, loadRoutines, retiredRoutines } from './routines.js';
 import type { Logger } from '../logger.js';
@@ -37,9 +38,12 @@ export interface Database {
   orm: MikroORM;
   /**
    * The request connections (the ORM's): statements cut after LEDGER_STATEMENT_TIMEOUT_MS when set;
-   * at most CONNECTIONS_PER_REQUEST of them held by one request at once (request-connections.ts).
+   * a caller waits at most ACQUIRE_TIMEOUT_MS for one (src/db/acquire-timeout.ts), and one request
+   * holds at most CONNECTIONS_PER_REQUEST of them at once (request-connections.ts).
    */
   pool: pg.Pool;
+  /** How many request connections the pool opens at most (LEDGER_DB_POOL_SIZE). */
+  requestConnections: number;
   /** Connections for work outside any request (sweeper, numbering, deliveries, start-up): never cut. */
   background: pg.Pool;
   /**
@@ -58,6 +62,11 @@ export interface Database {
    * every connection).
    */
   query<T = Record<string, unknown>>(text: string, params?: unknown[], name?: string): Promise<T[]>;
+  /**
+   * Whether a request connection answers `SELECT 1` within `withinMs` (`/readyz`): false when the
+   * database cannot be reached, or when no connection of the pool comes free in time.
+   */
+  reachable(withinMs: number): Promise<boolean>;
   /** Runs `fn` on one pooled client inside BEGIN/COMMIT (ROLLBACK on throw). */
   transaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T>;
   /**
@@ -131,8 +140,10 @@ export async function openDatabase(url: string, logger: Logger, poolSize = 20, o
     instrumentClient(client);
     limitPreparedStatements(client);
   });
-  // outer: every checkout of a request connection (ORM, raw queries, transactions, SQL plans, exports) passes here
+  // then every checkout of a request connection (ORM, raw queries, transactions, SQL plans, exports) takes one of its request's permits
   limitConnectionsPerRequest(pool, requestScope);
+  // outer: a wait that ran out, for a permit or for the pool, is the same 503 `timeout`
+  tagAcquireTimeouts(pool);
   pool.on('error', (err) => logger.warn({ err }, 'idle database connection failed'));
   poolTypes = (pool as unknown as { options: { types?: TypeParsers } }).options.types;
   await warmed;
@@ -144,12 +155,24 @@ export async function openDatabase(url: string, logger: Logger, poolSize = 20, o
     url,
     orm,
     pool,
+    requestConnections: poolSize,
     background,
     notifications,
     em: () => orm.em.fork(),
     async query<T>(text: string, params?: unknown[], name?: string) {
       const result = await (pinned.getStore() ?? poolOfCaller()).query({ name, text, values: params as unknown[], types });
       return result.rows as T[];
+    },
+    async reachable(withinMs: number) {
+      let timer: NodeJS.Timeout | undefined;
+      // the probe that loses the race still ends: its wait is bounded by ACQUIRE_TIMEOUT_MS, its statement by the statement time-out
+      const probe = pool.query('SELECT 1').then(() => true, () => false);
+      const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), withinMs)));
+      try {
+        return await Promise.race([probe, late]);
+      } finally {
+        clearTimeout(timer);
+      }
     },
     async transaction<T>(fn: (client: pg.PoolClient) => Promise<T>) {
       const client = await poolOfCaller().connect();
@@ -203,7 +226,7 @@ function openOrm(url: string, poolSize: number, options: DatabaseOptions): Promi
     // merged into the pg.Pool's options (MikroORM's pool setting carries only min, max and the idle
     // time); statement_timeout is sent in each connection's start-up message: no statement per
     // request or per checkout
-    driverOptions: { allowExitOnIdle: POOL_SETTINGS.allowExitOnIdle, ...(options.statementTimeoutMs === undefined ? {} : { statement_timeout: options.statementTimeoutMs }) },
+    driverOptions: { allowExitOnIdle: POOL_SETTINGS.allowExitOnIdle, connectionTimeoutMillis: ACQUIRE_TIMEOUT_MS, ...(options.statementTimeoutMs === undefined ? {} : { statement_timeout: options.statementTimeoutMs }) },
     migrations: { migrationsList: options.migrations ?? migrations, tableName: 'mikro_orm_migrations', snapshot: false, silent: true },
     debug: false,
     allowGlobalContext: false,

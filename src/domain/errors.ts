@@ -20,9 +20,13 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   idempotency_key_reuse: 422,
+  /** The daily call quota is spent (details {limit, retry_after}), or an owner's concurrent exports or verifies are at their cap (details {limit}). */
   rate_limited: 429,
   internal_error: 500,
-  /** A statement of the request ran past LEDGER_STATEMENT_TIMEOUT_MS and was cut (CONTRACT §18); nothing was posted. */
+  /**
+   * A statement of the request ran past LEDGER_STATEMENT_TIMEOUT_MS and was cut, or no database
+   * connection came free within 5 s (CONTRACT §18); nothing was posted.
+   */
   timeout: 503,
 } as const;
 

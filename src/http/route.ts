@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex, Readable } from 'node:stream';
 import type { z } from 'zod';
 import type { LedgerError } from '../domain/errors.js';
 import type { Principal } from '../domain/auth/api-key.service.js';
@@ -16,6 +17,11 @@ export interface RequestContext<B = unknown, Q = unknown, P = unknown> {
   requestId: string;
   log: Logger;
   req: IncomingMessage;
+  /**
+   * Aborted when the client goes away before its answer is complete (or the server cuts the
+   * connection at shutdown): work done only for this answer may stop, and must give back what it holds.
+   */
+  signal: AbortSignal;
 }
 
 export interface Reply {
@@ -25,12 +31,15 @@ export interface Reply {
   json?: string | Buffer;
   headers?: Record<string, string>;
   /**
-   * A body streamed as it is produced (an export): `body` is ignored, the headers (its
-   * content-type among them) go out first, then `stream` writes to the response and resolves when
-   * it ended. A failure after the headers can no longer become an error body: the response is
-   * destroyed, and the client sees a cut connection rather than a truncated success.
+   * A body streamed as it is produced (an export): its source, then the stages it goes through
+   * (formatting). `body` is ignored; the headers (its content-type among them) go out first, then
+   * the stages' output. The server owns every stage from here: each is destroyed on every path
+   * that does not end it (the client gone before or during the stream, a client that stops reading
+   * for LEDGER_STREAM_STALL_MS, a failure), which is what gives back what the source holds. A
+   * failure after the headers can no longer become an error body: the response is destroyed, and
+   * the client sees a cut connection rather than a truncated success.
    */
-  stream?: (res: ServerResponse) => Promise<void>;
+  stream?: [Readable, ...Duplex[]];
 }
 
 export interface RouteDoc {

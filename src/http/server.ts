@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream/promises';
 import { randomUUID } from 'node:crypto';
 import type { ApiKeyService, Principal } from '../domain/auth/api-key.service.js';
 import { secretMatches } from '../domain/auth/secret-match.js';
@@ -28,6 +29,8 @@ export interface HttpDeps {
   exposeStatementCount: boolean;
   metrics: Metrics;
   cors: Cors;
+  /** LEDGER_STREAM_STALL_MS: a streamed reply whose client takes nothing for this long is cut. */
+  streamStallMs: number;
 }
 
 /** What the pipeline learns about a request on its way (the route template labels its metrics). */
@@ -61,14 +64,20 @@ async function handle(deps: HttpDeps, router: Router, req: IncomingMessage, res:
   // With tracing on, the HTTP server span is active here; without it this is a no-op.
   tagRequestSpan(requestId);
   const facts: RequestFacts = { route: UNMATCHED };
+  const clientGone = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) clientGone.abort(new Error('the client went away before its answer was complete'));
+  });
   let reply: Reply;
   try {
-    reply = await dispatch(deps, router, req, requestId, log, facts);
+    reply = await dispatch(deps, router, req, requestId, log, facts, clientGone.signal);
   } catch (error) {
     const ledgerError = toLedgerError(error);
-    if (ledgerError.code === 'internal_error') log.error({ err: error, method: req.method, url: req.url }, 'unexpected error');
+    // work stopped because its client left is no failure of ours
+    if (ledgerError.code === 'internal_error' && !clientGone.signal.aborted) log.error({ err: error, method: req.method, url: req.url }, 'unexpected error');
     reply = facts.refusal?.(ledgerError) ?? { status: ledgerError.status, body: ledgerError.toBody() };
-    if (ledgerError.code === 'rate_limited') reply.headers = { 'retry-after': String(ledgerError.details.retry_after) };
+    // the daily quota says when it renews; a cap on concurrent work cannot
+    if (ledgerError.code === 'rate_limited' && ledgerError.details.retry_after !== undefined) reply.headers = { 'retry-after': String(ledgerError.details.retry_after) };
   }
   if (reply.stream) return sendStream(deps, req, res, reply, reply.stream, { requestId, log, started, route: facts.route, scope });
   const payload = reply.json ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
@@ -89,32 +98,46 @@ async function handle(deps: HttpDeps, router: Router, req: IncomingMessage, res:
   log.info({ method: req.method, url: req.url, status: reply.status, ms: Math.round(ms * 100) / 100, statements: scope.statements }, 'request');
 }
 
-/** A streamed reply (Reply.stream): headers first, then the body as it is produced; a failure midway destroys the response. */
+/**
+ * A streamed reply (Reply.stream): headers first, then the body as it is produced. Every stage is
+ * destroyed on every path that does not end it — the client gone before the headers (pipeline()
+ * refuses a destroyed destination without touching the source), gone midway, stalled past
+ * `streamStallMs` (the socket took no byte for that long: its kernel buffers are full), or a
+ * failure, which destroys the response.
+ */
 async function sendStream(
   deps: HttpDeps,
   req: IncomingMessage,
   res: ServerResponse,
   reply: Reply,
-  stream: NonNullable<Reply['stream']>,
+  stages: NonNullable<Reply['stream']>,
   at: { requestId: string; log: Logger; started: bigint; route: string; scope: StatementScope },
 ): Promise<void> {
   const headers: Record<string, string | number> = { 'x-request-id': at.requestId, ...deps.cors.responseHeaders(req), ...reply.headers };
-  res.writeHead(reply.status, headers);
   let outcome = 'complete';
+  let stalled = false;
+  res.setTimeout(deps.streamStallMs, () => {
+    stalled = true;
+    res.destroy();
+  });
   try {
+    if (res.destroyed) throw new Error('the client went away before the stream began');
+    res.writeHead(reply.status, headers);
     if (req.method === 'HEAD') res.end();
-    else await stream(res);
+    else await pipeline([...stages, res]);
   } catch (error) {
-    outcome = res.destroyed && !res.writableFinished ? 'client_gone' : 'failed';
+    outcome = stalled ? 'stalled' : res.destroyed && !res.writableFinished ? 'client_gone' : 'failed';
     if (outcome === 'failed') at.log.error({ err: error, method: req.method, url: req.url }, 'stream failed after its headers');
     res.destroy();
+  } finally {
+    for (const stage of stages) stage.destroy();
   }
   const ms = Number(process.hrtime.bigint() - at.started) / 1e6;
   deps.metrics.observeHttp(req.method ?? 'GET', at.route, reply.status, ms / 1000);
   at.log.info({ method: req.method, url: req.url, status: reply.status, ms: Math.round(ms * 100) / 100, statements: at.scope.statements, stream: outcome }, 'request');
 }
 
-async function dispatch(deps: HttpDeps, router: Router, req: IncomingMessage, requestId: string, log: Logger, facts: RequestFacts): Promise<Reply> {
+async function dispatch(deps: HttpDeps, router: Router, req: IncomingMessage, requestId: string, log: Logger, facts: RequestFacts, signal: AbortSignal): Promise<Reply> {
   const url = new URL(req.url ?? '/', 'http://localhost');
   const isPublic = PUBLIC_PREFIXES.some((p) => url.pathname === p || (p.endsWith('/') && url.pathname.startsWith(p)));
   const match = router.match(req.method ?? 'GET', url.pathname, /\btext\/html\b/.test(req.headers.accept ?? ''));
@@ -144,7 +167,7 @@ async function dispatch(deps: HttpDeps, router: Router, req: IncomingMessage, re
   const query = route.query ? parseInput(route.query, rawQuery, 'query') : undefined;
   const body = route.body ? parseInput(route.body, rawBody === undefined ? {} : rawBody, 'body') : rawBody;
 
-  const run = async (): Promise<Reply> => route.handler({ body, query, params, principal, requestId, log, req });
+  const run = async (): Promise<Reply> => route.handler({ body, query, params, principal, requestId, log, req, signal });
   const key = header(req, 'idempotency-key');
   // a dry run writes nothing, an idempotency record included (CONTRACT §24): its key is ignored
   const dryRun = (query as { dryRun?: unknown } | undefined)?.dryRun === true;

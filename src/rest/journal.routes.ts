@@ -79,7 +79,7 @@ export function journalRoutes({ journal }: Services): Route[] {
         response: { status: 200, schema: VerifyBody },
         errors: ['validation_error', 'not_found'],
       },
-      handler: async ({ principal, params }): Promise<{ status: number; body: VerifyReport }> => ({ status: 200, body: await journal.verify(principal, params.id) }),
+      handler: async ({ principal, params, signal }): Promise<{ status: number; body: VerifyReport }> => ({ status: 200, body: await journal.verify(principal, params.id, signal) }),
     }),
   ];
 }

@@ -1,5 +1,4 @@
 import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 import { z } from 'zod';
 import type { HistoryRow } from '../domain/ledger/ledger.types.js';
@@ -125,14 +124,15 @@ export function transactionSearchRoutes({ search }: Services): Route[] {
         },
         errors: ['validation_error', 'not_found'],
       },
-      handler: async ({ principal, query }) => {
+      handler: async ({ principal, query, signal }) => {
         // opened before the headers: a refusal is still an error body, and the snapshot is fixed now
-        const rows = await search.export(principal, { projectId: query.projectId, since: query.since, until: query.until });
+        const rows = await search.export(principal, { projectId: query.projectId, since: query.since, until: query.until }, signal);
         return {
           status: 200,
           body: undefined,
           headers: { 'content-type': CONTENT_TYPES[query.format], 'cache-control': 'no-store' },
-          stream: (res) => pipeline([rows, ...formatting(query.format), res]),
+          // the server destroys every stage on every path that does not end them, which gives the export's connection back
+          stream: [rows, ...formatting(query.format)],
         };
       },
     }),

@@ -41,12 +41,12 @@ export interface TestApp {
 
 /** The real service, in process, on a fresh database and a random port. */
 export async function startTestApp(
-  options: { databaseUrl?: string; graphqlMaxCost?: number; graphqlSqlPlans?: boolean; corsOrigins?: string; metricsToken?: string; lotSweep?: ExpirySweeperOptions; webhooks?: WebhookOptions; subscriptionBuffer?: number; postingPipeline?: number; statementTimeoutMs?: number; graphqlSchema?: GraphQLSchema } = {},
+  options: { databaseUrl?: string; graphqlMaxCost?: number; graphqlSqlPlans?: boolean; corsOrigins?: string; metricsToken?: string; lotSweep?: ExpirySweeperOptions; webhooks?: WebhookOptions; subscriptionBuffer?: number; postingPipeline?: number; statementTimeoutMs?: number; graphqlSchema?: GraphQLSchema; streamStallMs?: number; poolSize?: number } = {},
 ): Promise<TestApp> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   // as src/start.ts opens it: the LISTEN connection with the pools, taken by the services
-  const db = await openDatabase(databaseUrl, logger, 10, { statementTimeoutMs: options.statementTimeoutMs, listen: true });
+  const db = await openDatabase(databaseUrl, logger, options.poolSize ?? 10, { statementTimeoutMs: options.statementTimeoutMs, listen: true });
   const app = await createApp({
     db,
     logger,
@@ -61,6 +61,7 @@ export async function startTestApp(
     webhooks: options.webhooks,
     postingPipeline: options.postingPipeline,
     graphqlSchema: options.graphqlSchema,
+    streamStallMs: options.streamStallMs,
   });
   const address = await app.listen(0, '127.0.0.1');
   const baseUrl = `http://127.0.0.1:${address.port}`;

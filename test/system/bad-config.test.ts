@@ -21,6 +21,7 @@ describe('bad configuration', () => {
     ['LEDGER_STATEMENT_TIMEOUT_MS', '99'], // 100–600000
     ['LEDGER_STATEMENT_TIMEOUT_MS', '600001'],
     ['LEDGER_SHUTDOWN_GRACE_MS', '-1'],
+    ['LEDGER_SHUTDOWN_GRACE_MS', '25001'], // the process ends within 30 s of SIGTERM
     ['LEDGER_GRAPHQL_MAX_COST', '0'],
     ['LEDGER_GRAPHQL_MAX_COST', 'lots'],
     ['LEDGER_LOT_SWEEP_INTERVAL_MS', '60000'], // over 50 s: expiries are due within 60 s

@@ -17,6 +17,8 @@ import {
   stopService,
   withTimeout,
 } from './support/process.js';
+import { Api, issueKey } from './support/http.js';
+import { fundedProject } from '../support/fixtures.js';
 
 afterEach(killAll);
 afterAll(removeDataDirs);
@@ -48,7 +50,7 @@ describe('SIGTERM', () => {
 
   it('lets an in-flight request finish, refuses new connections, and exits promptly after it', async () => {
     // A long grace period: the process must not need it once the last request is answered.
-    const service = await startService({ dataDir, env: { LEDGER_SHUTDOWN_GRACE_MS: '30000' } });
+    const service = await startService({ dataDir, env: { LEDGER_SHUTDOWN_GRACE_MS: '25000' } });
     const body = JSON.stringify({ owner: 'in-flight', plan_code: 'starter' });
     const agent = new http.Agent({ keepAlive: true });
     const req = http.request({
@@ -126,6 +128,41 @@ describe('SIGTERM', () => {
     expect(isAlive(pm.pid)).toBe(false);
     req.destroy();
   }, 60_000);
+});
+
+describe('SIGTERM with stalled exports open (CONTRACT §18)', () => {
+  it('cuts the open streams and exits 0 within 30 s, whatever their clients do', async () => {
+    // the default grace (10 s): the streams are cut when it ends, and their connections come back before the pool closes
+    const service = await startService({ dataDir });
+    const key = await issueKey(service.baseUrl, ADMIN_TOKEN, 'stalled-exports', 'enterprise');
+    const api = new Api(service.baseUrl, key);
+    const e = await fundedProject(api, key, { customers: 0, systemBalance: 100 });
+    await queryEmbedded(
+      dataDir,
+      `INSERT INTO transactions (project_id, asset_id, kind, to_wallet_id, amount, to_balance, to_count)
+       SELECT p.id, p.asset_id, 'seed', $2, 1, 1000 + g, 1 + g FROM projects p, generate_series(1, 50000) g WHERE p.id = $1`,
+      [e.projectId, e.system.id],
+    );
+    // two exports whose readers take a first chunk and then read nothing more
+    const stalled = await Promise.all(
+      [1, 2].map(
+        () =>
+          new Promise<http.ClientRequest>((resolve, reject) => {
+            const req = http.get({ host: '127.0.0.1', port: service.port, path: `/transactions/export?projectId=${e.projectId}`, headers: { api_key: key }, agent: false }, (res) => {
+              if (res.statusCode !== 200) reject(new Error(`export answered ${res.statusCode}`));
+              res.once('data', () => (res.pause(), resolve(req)));
+            });
+            req.on('error', () => undefined); // the server cuts it
+          }),
+      ),
+    );
+    const started = Date.now();
+    service.child.kill('SIGTERM');
+    expect(await withTimeout(service.exited, 30_000, 'stalled exports kept the process alive past 30 s')).toEqual({ code: 0, signal: null });
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(service.stdout()).toMatch(/"msg":"stopped"/);
+    for (const req of stalled) req.destroy();
+  }, 90_000);
 });
 
 describe('start-up failure', () => {

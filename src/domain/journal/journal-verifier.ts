@@ -31,7 +31,8 @@ type Break = Extract<VerifyReport, { ok: false }>;
 export class JournalVerifier {
   constructor(private readonly repository: JournalRepository) {}
 
-  async verify(projectId: number): Promise<VerifyReport> {
+  /** `signal`: the caller no longer wants the answer; checked before each statement, so a verify stops within one chunk. */
+  async verify(projectId: number, signal?: AbortSignal): Promise<VerifyReport> {
     const head = await this.repository.head(projectId);
     const lastSeq = head?.seq ?? 0n;
     const sums = new Map<string, bigint>();
@@ -41,6 +42,7 @@ export class JournalVerifier {
     while (next) {
       const entries = await next;
       const last = entries.at(-1);
+      signal?.throwIfAborted();
       next = last && BigInt(last.seq) < lastSeq ? this.repository.entries(projectId, BigInt(last.seq), lastSeq, VERIFY_CHUNK) : null;
       for (const entry of entries) {
         checked += 1n;
@@ -56,15 +58,16 @@ export class JournalVerifier {
       if (entries.length === 0) next = null;
     }
     if (checked !== lastSeq) return { ok: false, entries: Number(checked), reason: 'hash_mismatch', seq: Number(checked + 1n), transactionId: null, walletId: null };
-    const wallet = await this.balanceBreak(projectId, lastSeq, sums);
+    const wallet = await this.balanceBreak(projectId, lastSeq, sums, signal);
     if (wallet) return { ok: false, entries: Number(checked), reason: 'balance_mismatch', seq: null, transactionId: null, walletId: wallet };
     return { ok: true, entries: Number(checked), lastSeq: Number(lastSeq), lastHash: prevHash };
   }
 
   /** The first wallet (by address) whose balance differs from its journal's movements, or null. */
-  private async balanceBreak(projectId: number, lastSeq: bigint, sums: Map<string, bigint>): Promise<string | null> {
+  private async balanceBreak(projectId: number, lastSeq: bigint, sums: Map<string, bigint>, signal?: AbortSignal): Promise<string | null> {
     let after = '';
     for (;;) {
+      signal?.throwIfAborted();
       const rows = await this.repository.journaledBalances(projectId, lastSeq, after, BALANCE_CHUNK);
       for (const row of rows) {
         if (row.assetId === null || row.amount === null) continue;

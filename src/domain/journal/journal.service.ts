@@ -1,6 +1,7 @@
 import type { Principal } from '../auth/api-key.service.js';
 import type { OwnershipService } from '../ownership/ownership.service.js';
 import { ProjectIdRule } from '../shared/ids.js';
+import type { LongReadSlots } from '../shared/long-read-slots.js';
 import { checkField, checkInput } from '../shared/validation.js';
 import { SeqPageRules } from '../shared/paging.js';
 import type { JournalRepository } from './journal.repository.js';
@@ -13,6 +14,7 @@ export class JournalService {
     private readonly journal: JournalRepository,
     private readonly verifier: JournalVerifier,
     private readonly ownership: OwnershipService,
+    private readonly slots: LongReadSlots,
   ) {}
 
   async page(principal: Principal, query: JournalPageQuery): Promise<JournalPage> {
@@ -23,9 +25,19 @@ export class JournalService {
     return { entries, after: String(after), nextAfter: entries.at(-1)?.seq ?? String(after), hasMore: rows.length > limit };
   }
 
-  async verify(principal: Principal, projectId: number): Promise<VerifyReport> {
+  /**
+   * Verifies the project's journal, holding one of the instance's long-read slots meanwhile
+   * (CONTRACT §18: 429 `rate_limited` past 1 per owner, 503 `timeout` when none came free within
+   * 5 s). `signal`: the client went away; the verify stops at its next chunk and gives the slot back.
+   */
+  async verify(principal: Principal, projectId: number, signal?: AbortSignal): Promise<VerifyReport> {
     checkField('projectId', ProjectIdRule, projectId);
     await this.ownership.requireProject(principal, projectId);
-    return this.verifier.verify(projectId);
+    const release = await this.slots.enter(principal.ownerId, 'verify', signal);
+    try {
+      return await this.verifier.verify(projectId, signal);
+    } finally {
+      release();
+    }
   }
 }

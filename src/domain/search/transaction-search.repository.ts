@@ -1,8 +1,7 @@
-import { pipeline, Transform, type Readable } from 'node:stream';
-import pg from 'pg';
-import QueryStream from 'pg-query-stream';
+import type { Readable } from 'node:stream';
 import type { Database } from '../../db/database.js';
 import { balanceAfter, HISTORY_COLUMNS, HISTORY_JOINS, toHistory, type RawHistory } from '../ledger/ledger.sql.js';
+import { EXPORT_CURSOR, ExportRows } from './export-rows.js';
 import type { HistoryRow } from '../ledger/ledger.types.js';
 import { ownedBy } from '../ownership/ownership.sql.js';
 import type { ResolvedFilter, Side } from './transaction-search.types.js';
@@ -104,14 +103,15 @@ export function exportStatement(projectId: number, since: Date | null, until: Da
   return { text, values: params.values };
 }
 
-/** Rows fetched per round trip of an export's cursor: what it holds in memory at most, besides the socket's buffer. */
-const EXPORT_BATCH = 500;
-
-/** timestamptz as Date on the export's own cursor (the pool keeps them as text for the ORM). */
-const EXPORT_TYPES = {
-  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
-    oid === pg.types.builtins.TIMESTAMPTZ && format !== 'binary' ? (value: string) => new Date(value) : pg.types.getTypeParser(oid, format),
-};
+/** How an export's transaction is opened (TransactionSearchRepository.openExport). */
+export interface ExportOptions {
+  /** The idle_in_transaction_session_timeout of the export's transaction: a consumer that stops for this long loses its connection. */
+  idleInTransactionMs: number;
+  /** Set when the client went away: the connection, once obtained, goes straight back. */
+  signal?: AbortSignal;
+  /** Runs once the export's connection is back in the pool (or discarded), on every path. */
+  onReleased: () => void;
+}
 
 export class TransactionSearchRepository {
   constructor(private readonly db: Database) {}
@@ -142,49 +142,44 @@ export class TransactionSearchRepository {
   }
 
   /**
-   * The project's transactions in the range, oldest first, as a stream of rows read through a
-   * cursor, EXPORT_BATCH at a time as the consumer asks for them (back-pressure), from one
-   * snapshot: a REPEATABLE READ, READ ONLY transaction whose first statement (the ownership
-   * check) fixes it. The statement time-out of request connections is lifted for this
-   * transaction only (SET LOCAL): an export is one call however long. Null, the transaction
-   * ended, when the project is not the owner's. The connection goes back to the pool when the
-   * stream ends; destroyed — its backend ends, the cursor with it — when the stream is destroyed
-   * early (the client went away) or fails.
+   * The project's transactions in the range, oldest first, as a stream of rows (ExportRows) read
+   * through a cursor as the consumer asks for them, from one snapshot: a REPEATABLE READ, READ
+   * ONLY transaction whose first statement (the ownership check) fixes it. Null, the transaction
+   * ended, when the project is not the owner's. On every path but the stream's, the connection
+   * is given back (and `onReleased` runs) before this returns or throws; the stream gives it back
+   * itself (src/domain/search/export-rows.ts).
    */
-  async openExport(ownerId: string, projectId: number, since: Date | null, until: Date | null): Promise<Readable | null> {
+  async openExport(ownerId: string, projectId: number, since: Date | null, until: Date | null, options: ExportOptions): Promise<Readable | null> {
     const client = await this.db.pool.connect();
-    let settled = false;
-    const finish = (error?: Error) => {
-      if (settled) return;
-      settled = true;
-      client.release(error ?? undefined);
+    let released = false;
+    const release = (broken?: Error) => {
+      if (released) return;
+      released = true;
+      client.release(broken);
+      options.onReleased();
     };
+    // queued behind a full pool, the client may have left before the connection came: it goes straight back
+    if (options.signal?.aborted) {
+      release();
+      options.signal.throwIfAborted();
+    }
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      await client.query('SET LOCAL statement_timeout = 0');
+      await client.query(`SET LOCAL idle_in_transaction_session_timeout = ${Math.trunc(options.idleInTransactionMs)}`);
       const owned = await client.query(`SELECT 1 FROM projects p WHERE p.id = $1 AND ${ownedBy('p', '$2')}`, [projectId, ownerId]);
       if (owned.rowCount === 0) {
         await client.query('ROLLBACK');
-        finish();
+        release();
         return null;
       }
+      const { text, values } = exportStatement(projectId, since, until);
+      await client.query(`DECLARE ${EXPORT_CURSOR} NO SCROLL CURSOR FOR ${text}`, values);
+      options.signal?.throwIfAborted();
     } catch (error) {
-      finish(error instanceof Error ? error : new Error(String(error)));
+      // after BEGIN the connection is in a transaction: discarded rather than rolled back here
+      release(error instanceof Error ? error : new Error(String(error)));
       throw error;
     }
-    const { text, values } = exportStatement(projectId, since, until);
-    const source = client.query(new QueryStream(text, values, { batchSize: EXPORT_BATCH, highWaterMark: EXPORT_BATCH, types: EXPORT_TYPES }));
-    const rows = new Transform({
-      objectMode: true,
-      highWaterMark: EXPORT_BATCH,
-      transform(raw: RawHistory, _encoding, done) {
-        done(null, toHistory(raw));
-      },
-    });
-    pipeline(source, rows, (error) => {
-      if (error) return finish(error);
-      client.query('COMMIT').then(() => finish(), (commitError: Error) => finish(commitError));
-    });
-    return rows;
+    return new ExportRows(client, options.onReleased);
   }
 }

@@ -19,8 +19,16 @@ import {
   SearchLimitRule,
 } from './transaction-search.rules.js';
 import type { OwnershipService } from '../ownership/ownership.service.js';
+import type { LongReadSlots } from '../shared/long-read-slots.js';
 import type { TransactionSearchRepository } from './transaction-search.repository.js';
 import type { ExportRange, ResolvedFilter, SearchPage, SearchQuery, Side } from './transaction-search.types.js';
+
+/**
+ * The idle_in_transaction_session_timeout of an export's transaction, for a stream cut after
+ * `stallMs` without progress (LEDGER_STREAM_STALL_MS): twice that, so the service's own cut comes
+ * first and PostgreSQL's is the backstop for a connection the service somehow kept.
+ */
+export const exportIdleInTransactionMs = (stallMs: number): number => 2 * stallMs;
 
 /**
  * Finding and exporting a project's transactions (CONTRACT §21). Every filter is checked here,
@@ -32,6 +40,8 @@ export class TransactionSearchService {
   constructor(
     private readonly repository: TransactionSearchRepository,
     private readonly ownership: OwnershipService,
+    private readonly slots: LongReadSlots,
+    private readonly exportIdleMs: number,
   ) {}
 
   /** One page, newest first (date, then commit order), after the `after` position. */
@@ -47,12 +57,23 @@ export class TransactionSearchService {
 
   /**
    * Every transaction of the project in the range, oldest first, from one snapshot taken now
-   * (before the caller writes anything): a stream of rows that the consumer pulls.
+   * (before the caller writes anything): a stream of rows that the consumer pulls. It holds one
+   * of the instance's long-read slots (CONTRACT §18: 429 `rate_limited` past 2 per owner, 503
+   * `timeout` when none came free within 5 s) until its connection is given back — at its end,
+   * or when the stream is destroyed (the caller destroys it on every other path). `signal`: the
+   * client went away; a wait for a slot or a connection then ends with nothing held.
    */
-  async export(principal: Principal, range: ExportRange): Promise<Readable> {
+  async export(principal: Principal, range: ExportRange, signal?: AbortSignal): Promise<Readable> {
     const projectId = checkField('projectId', ProjectIdRule, range.projectId);
     checkRange(range.since ?? null, range.until ?? null);
-    const rows = await this.repository.openExport(principal.ownerId, projectId, range.since ?? null, range.until ?? null);
+    const release = await this.slots.enter(principal.ownerId, 'export', signal);
+    let rows: Readable | null;
+    try {
+      rows = await this.repository.openExport(principal.ownerId, projectId, range.since ?? null, range.until ?? null, { idleInTransactionMs: this.exportIdleMs, signal, onReleased: release });
+    } catch (error) {
+      release();
+      throw error;
+    }
     if (!rows) throw notFound('project', projectId);
     return rows;
   }

@@ -1,3 +1,4 @@
+import { ACQUIRE_TIMEOUT } from '../../db/acquire-timeout.js';
 import { conflict, LedgerError, validationError } from '../errors.js';
 
 /** The one translator of PostgreSQL errors: SQLSTATE codes become contract errors here and nowhere else. */
@@ -11,6 +12,10 @@ export const isDeadlock = (error: unknown): boolean => pgCode(error) === '40P01'
  * a cancel (57014), or a lock wait past lock_timeout (55P03). PostgreSQL rolled its work back.
  */
 export const isStatementCut = (error: unknown): boolean => pgCode(error) === '57014' || pgCode(error) === '55P03';
+
+/** 503 `timeout` of a request that waited its 5 s for a database connection (or a long-read slot) and got none; nothing ran. */
+export const acquireTimeout = (): LedgerError =>
+  new LedgerError('timeout', 'no database connection came free within 5 s; nothing was done, the request may be sent again');
 
 /** Anything that is not a LedgerError becomes an opaque internal_error (the cause is logged, never sent). */
 export function toLedgerError(error: unknown): LedgerError {
@@ -38,6 +43,9 @@ export function translatePgError(error: unknown): LedgerError | undefined {
     case '57014':
     case '55P03':
       return new LedgerError('timeout', 'a database statement of this request ran past the statement time-out and was cut; nothing was posted, the request may be sent again');
+    // no request connection came free in time (CONTRACT §18): nothing ran
+    case ACQUIRE_TIMEOUT:
+      return acquireTimeout();
     default:
       return undefined;
   }
