@@ -66,6 +66,9 @@ export class TransactionSearchService {
   async export(principal: Principal, range: ExportRange, signal?: AbortSignal): Promise<Readable> {
     const projectId = checkField('projectId', ProjectIdRule, range.projectId);
     checkRange(range.since ?? null, range.until ?? null);
+    // tenancy (404) before the slot, as verify does: a request for no project of the caller's takes no
+    // slot and is never 429 (the fuzz run's concurrent lanes saw 429 for unknown projects)
+    await this.ownership.requireProject(principal, projectId);
     const release = await this.slots.enter(principal.ownerId, 'export', signal);
     let rows: Readable | null;
     try {
