@@ -1,193 +1,205 @@
 import 'reflect-metadata';
+import { readdirSync } from 'node:fs';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { parse } from 'graphql';
+import type pg from 'pg';
 import type { Database } from '../db/database.js';
-import { EventRepository } from '../domain/events/event.repository.js';
-import { OutboxRepository } from '../domain/outbox/outbox.repository.js';
-import { HoldRepository } from '../domain/holds/hold.repository.js';
-import { HistoryRepository } from '../domain/ledger/history.repository.js';
-import type { PostingLeg } from '../domain/ledger/ledger.types.js';
-import { PostingRepository } from '../domain/ledger/posting.repository.js';
-import { LotRepository } from '../domain/lots/lot.repository.js';
-import { OwnershipRepository } from '../domain/ownership/ownership.repository.js';
+import { SAMPLE, type SqlSamples } from '../db/sql-samples.js';
 import { DEFAULT_LIMITS } from '../graphql/limits/limits.js';
+import { PLAN_SAMPLES } from '../graphql/sql-plan/plan-samples.js';
 import { planQuery } from '../graphql/sql-plan/planner.js';
 import { buildLedgerSchema } from '../graphql/schema.js';
 
 /**
- * The final SQL text of the main statements, committed as src/queries/*.sql so that a reviewer
- * sees SQL change in a diff (as Immich does with its sql-generator). Each file lists what one
- * module sends, statement by statement, captured by calling the module against a database
- * stand-in that records each statement instead of running it: no database, so the output
- * depends on the code alone. `npm run sql:generate` writes the files; the drift test
+ * The SQL every class that owns SQL sends, committed as src/queries/*.sql so that a reviewer sees
+ * SQL change in a diff (as Immich does with its sql-generator). Each repository file
+ * (src/**\/*.repository.ts) declares its own sample calls (`SQL_SAMPLES`, src/db/sql-samples.ts);
+ * the SQL plans' documents are src/graphql/sql-plan/plan-samples.ts. Each call runs against a new,
+ * empty, migrated database through a `Database` that records every statement before sending it:
+ * the calls go past their first statement as far as empty tables take them, and a statement that
+ * PostgreSQL cannot parse or plan against the schema fails the generation. The same code on the
+ * same migrations writes the same files. `npm run sql:generate` writes them; the drift test
  * (test/cli/sql-generator.test.ts) fails when they and the code differ.
  */
 
-/** One file: its name in src/queries, the module it lists, and the calls that make its statements. */
-interface QueryFile {
-  name: string;
-  source: string;
-  calls: Record<string, (db: Database, tx: EntityManager) => Promise<unknown>>;
-}
-
-/** A statement as captured: its text, and the name it is prepared under, if any. */
+/** A statement as recorded: its text, and the name it is prepared under, if any. */
 interface Captured {
   sql: string;
   name?: string;
 }
 
-const OWNER = 'owner';
-const UUID = '00000000-0000-4000-8000-000000000000';
-const AT = new Date('2026-01-01T00:00:00.000Z');
-const TRANSFER: PostingLeg = { kind: 'transfer', projectId: 1, assetId: UUID, fromWalletId: UUID, toWalletId: UUID, amount: 1n, requestKey: null };
-const CALL = { ownerId: OWNER, flowId: 'reward', values: {}, message: 'rewarded' };
+/** One repository file: where it is, its generated file's name, and its samples. */
+export interface SampledFile {
+  source: string;
+  output: string;
+  samples: SqlSamples<object>;
+}
 
-const FILES: QueryFile[] = [
-  {
-    name: 'posting.repository.sql',
-    source: 'src/domain/ledger/posting.repository.ts',
-    calls: {
-      'PostingRepository.resolvePosting': (db) => new PostingRepository(db).resolvePosting(OWNER, 1, 'PTS', 'alice', UUID),
-      'PostingRepository.post': (db) => new PostingRepository(db).post([TRANSFER]),
-      'PostingRepository.post (with a webhook call)': (db) => new PostingRepository(db).post([{ ...TRANSFER, call: CALL }]),
-    },
-  },
-  {
-    name: 'history.repository.sql',
-    source: 'src/domain/ledger/history.repository.ts',
-    calls: {
-      'HistoryRepository.balances': (db) => new HistoryRepository(db).balances([UUID]),
-      'HistoryRepository.recent': (db) => new HistoryRepository(db).recent([UUID], 20),
-      'HistoryRepository.page': (db) => new HistoryRepository(db).page(UUID, UUID, 20, 0),
-      'HistoryRepository.byReference': (db) => new HistoryRepository(db).byReference(UUID, UUID, 1, 'ref'),
-      'HistoryRepository.byIds': (db) => new HistoryRepository(db).byIds(OWNER, [UUID]),
-      'HistoryRepository.asPostedByIds': (db) => new HistoryRepository(db).asPostedByIds([UUID]),
-      'HistoryRepository.transactionCounts': (db) => new HistoryRepository(db).transactionCounts([UUID]),
-      'HistoryRepository.balancesAsOf': (db) => new HistoryRepository(db).balancesAsOf([UUID], AT),
-      'HistoryRepository.recentAsOf': (db) => new HistoryRepository(db).recentAsOf([UUID], 20, AT),
-      'HistoryRepository.primaryAssetId': (db) => new HistoryRepository(db).primaryAssetId(1),
-    },
-  },
-  {
-    name: 'ownership.repository.sql',
-    source: 'src/domain/ownership/ownership.repository.ts',
-    calls: {
-      'OwnershipRepository.ownsProject': (db) => new OwnershipRepository(db).ownsProject(OWNER, 1),
-      'OwnershipRepository.findWallet': (db) => new OwnershipRepository(db).findWallet(OWNER, UUID, UUID, 1),
-    },
-  },
-  {
-    name: 'hold.repository.sql',
-    source: 'src/domain/holds/hold.repository.ts',
-    calls: {
-      'HoldRepository.byIds': (db) => new HoldRepository(db).byIds(OWNER, [UUID]),
-      'HoldRepository.anyByIds': (db) => new HoldRepository(db).anyByIds([UUID]),
-      'HoldRepository.list': (db) => new HoldRepository(db).list(1, UUID, 'pending', { limit: 20, offset: 0, before: null }),
-      'HoldRepository.sweepDue': (db) => new HoldRepository(db).sweepDue(500),
-    },
-  },
-  {
-    name: 'lot.repository.sql',
-    source: 'src/domain/lots/lot.repository.ts',
-    calls: {
-      'LotRepository.live': (db) => new LotRepository(db).live([{ walletId: UUID, assetId: UUID }], 10),
-      'LotRepository.sweep': (db) => new LotRepository(db).sweep(500),
-    },
-  },
-  {
-    name: 'outbox.repository.sql',
-    source: 'src/domain/outbox/outbox.repository.ts',
-    calls: {
-      'OutboxRepository.sequenceCommitted': (db) => new OutboxRepository(db).sequenceCommitted(),
-      'OutboxRepository.sequenceCommitted (a project)': (db) => new OutboxRepository(db).sequenceCommitted({ projectId: 1 }),
-      'OutboxRepository.emit': (db, tx) => new OutboxRepository(db).emit(tx, { projectId: 1, type: 'wallet.status_changed', subjectId: UUID, status: 'suspended', at: AT }),
-    },
-  },
-  {
-    name: 'event.repository.sql',
-    source: 'src/domain/events/event.repository.ts',
-    calls: {
-      'EventRepository.page': (db) => new EventRepository(db).page(1, '0', 21),
-      'EventRepository.count': (db) => new EventRepository(db).count(1),
-      'EventRepository.stream': (db) => new EventRepository(db).stream('0', 500),
-      'EventRepository.byIds': (db) => new EventRepository(db).byIds([UUID]),
-      'EventRepository.streamTop': (db) => new EventRepository(db).streamTop(),
-    },
-  },
-];
+const SOURCE_ROOT = 'src';
 
-/**
- * Representative reads that the SQL plans answer (src/graphql/sql-plan): each document's plan is
- * one statement. Variables are fixed, so the plan's text is too.
- */
-const PLANNED: Record<string, { document: string; variables: Record<string, unknown> }> = {
-  'project → wallets → balances, transactions (the nested read)': {
-    document: `query ($id: ID!) {
-      project(id: $id) { id name wallets(first: 20) { totalCount pageInfo { hasNextPage endCursor }
-        edges { cursor node { id address type status balances { account currency balance held available }
-          transactions(first: 5) { pageInfo { hasNextPage endCursor } edges { node { id amount currency from to date balance reference } } } } } } }
-    }`,
-    variables: { id: '1' },
-  },
-  'wallet → balances, transactions': {
-    document: `query ($id: ID!) {
-      wallet(id: $id) { id projectId address type status createdAt updatedAt balances { currency assetId balance held available }
-        transactions(first: 20) { pageInfo { hasNextPage hasPreviousPage endCursor } edges { cursor node { id amount currency from to date balance } } } }
-    }`,
-    variables: { id: UUID },
-  },
-  'wallets of a project': {
-    document: `query ($projectId: ID!) {
-      wallets(projectId: $projectId, first: 20, type: CUSTOMER) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node { id address balances { currency balance } } } }
-    }`,
-    variables: { projectId: '1' },
-  },
-  '_entities (federation: Wallet representations)': {
-    document: `query ($representations: [_Any!]!) {
-      _entities(representations: $representations) { ... on Wallet { id address balances { currency balance } transactions(first: 3) { edges { node { id amount } } } } }
-    }`,
-    variables: { representations: [{ __typename: 'Wallet', id: UUID }] },
-  },
-};
-
-/** Every generated file: its name in src/queries and its text. */
-export async function generateQueries(): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  for (const file of FILES) {
-    const sections: string[] = [];
-    for (const [label, call] of Object.entries(file.calls)) sections.push(...(await capture(call)).map((statement) => section(label, statement)));
-    files.set(file.name, header(file.source) + sections.join('\n'));
+/** Every `*.repository.ts` under src/, sorted, with the samples it exports (a file without them fails). */
+export async function sampledFiles(): Promise<SampledFile[]> {
+  const sources = readdirSync(SOURCE_ROOT, { recursive: true, encoding: 'utf8' })
+    .map((file) => file.replaceAll('\\', '/'))
+    .filter((file) => file.endsWith('.repository.ts'))
+    .sort();
+  const files: SampledFile[] = [];
+  for (const file of sources) {
+    // relative to this module (src/cli/ or dist/src/cli/): the compiled sibling, or the source under jest
+    const module = (await import(`../${file.replace(/\.ts$/, '.js')}`)) as { SQL_SAMPLES?: SqlSamples<object> };
+    if (!module.SQL_SAMPLES) throw new Error(`sql-generator: ${SOURCE_ROOT}/${file} exports no SQL_SAMPLES (src/db/sql-samples.ts)`);
+    files.push({ source: `${SOURCE_ROOT}/${file}`, output: file.split('/').at(-1)!.replace(/\.ts$/, '.sql'), samples: module.SQL_SAMPLES });
   }
-  const { schema } = await buildLedgerSchema();
-  const plans = Object.entries(PLANNED).map(([label, { document, variables }]) => {
-    const plan = planQuery({ schema, document: parse(document), operationName: null, variables, ownerId: OWNER, maxPageSize: DEFAULT_LIMITS.maxPageSize });
-    if (!plan) throw new Error(`sql-generator: the SQL plans do not answer "${label}"`);
-    return section(label, { sql: plan.sql });
-  });
-  files.set('graphql.sql-plan.sql', header('src/graphql/sql-plan/planner.ts (planQuery) over the documents in src/cli/sql-generator.ts') + plans.join('\n'));
+  const outputs = files.map((f) => f.output);
+  const twice = outputs.filter((name, i) => outputs.indexOf(name) !== i);
+  if (twice.length) throw new Error(`sql-generator: two repository files would write ${twice.join(', ')}`);
   return files;
 }
 
-/** The statements one call sends. It runs against a stand-in that answers no rows, so a call that needs a row stops after its first statement: that statement is captured all the same. */
-async function capture(call: QueryFile['calls'][string]): Promise<Captured[]> {
-  const captured: Captured[] = [];
-  const db = {
-    query: async (sql: string, _params?: unknown[], name?: string) => {
-      captured.push({ sql, name });
-      return [];
+/**
+ * Every generated file: its name in src/queries and its text. `db`: a new, migrated database
+ * (nothing else writes to it meanwhile); `sampled`: every repository file's samples, by default.
+ */
+export async function generateQueries(db: Database, sampled?: SampledFile[]): Promise<Map<string, string>> {
+  await assertEmpty(db);
+  const files = new Map<string, string>();
+  // one after the other, in a fixed order: a call that writes (most fail on a missing project) comes before the same later ones on every run
+  for (const file of sampled ?? (await sampledFiles())) {
+    const sections: string[] = [];
+    for (const [label, call] of Object.entries(file.samples.calls)) {
+      const { className, statements } = await runSample(db, file, label, call);
+      sections.push(...statements.map((statement) => section(`${className}.${label}`, statement)));
+    }
+    files.set(file.output, header(file.source) + sections.join('\n'));
+  }
+  files.set('graphql.sql-plan.sql', header('src/graphql/sql-plan/planner.ts (planQuery) over the documents of src/graphql/sql-plan/plan-samples.ts') + (await planSections(db)).join('\n'));
+  return files;
+}
+
+/** The statements one sample call sends, with the name of the class it was made on. */
+async function runSample(db: Database, file: SampledFile, label: string, call: SqlSamples<object>['calls'][string]): Promise<{ className: string; statements: Captured[] }> {
+  const where = `sql-generator: ${file.source}, sample "${label}"`;
+  // as the callers of these statements hold them: inside their transaction (and nothing of it stays)
+  const unitOfWork = db.em();
+  await unitOfWork.begin();
+  try {
+    return await recordSample(db, unitOfWork, where, file, label, call);
+  } finally {
+    await unitOfWork.rollback();
+  }
+}
+
+async function recordSample(db: Database, unitOfWork: EntityManager, where: string, file: SampledFile, label: string, call: SqlSamples<object>['calls'][string]): Promise<{ className: string; statements: Captured[] }> {
+  const { database, em, statements } = recording(db, unitOfWork);
+  const repository = file.samples.open(database, em) as Record<string, unknown>;
+  const method = label.split(' ')[0];
+  const original = repository[method];
+  if (typeof original !== 'function') throw new Error(`${where} names no method of ${repository.constructor.name}`);
+  let called = false;
+  // an own property over the prototype's: shows that the sample calls the method it is named after
+  repository[method] = function (this: unknown, ...args: unknown[]) {
+    called = true;
+    return (original as (...a: unknown[]) => unknown).apply(this, args);
+  };
+  try {
+    await call(repository, { em, unrecorded: db });
+  } catch (error) {
+    if (!isDataError(error)) throw new Error(`${where} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  if (!called) throw new Error(`${where} does not call ${method}`);
+  if (statements.length === 0) throw new Error(`${where} sent no statement (a method without SQL of its own belongs in unsampled)`);
+  return { className: repository.constructor.name, statements };
+}
+
+/**
+ * An error PostgreSQL raised about the data (a missing project's foreign key, a routine's refusal):
+ * the sample's statements ran as far as empty tables take them. Not one about the statement
+ * itself — class 42 (syntax, an unknown column, table or function), 0A (not supported), XX
+ * (internal) — nor an error of the code.
+ */
+function isDataError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !/^(42|0A|XX)/.test(code);
+}
+
+/**
+ * A Database (and a unit of work) that records each statement as the repository hands it over,
+ * then sends it to `db` (or `unitOfWork`). Transactions are `db`'s own, recorded as the BEGIN, COMMIT and ROLLBACK
+ * they send; clients taken from the pool record what is sent on them.
+ */
+function recording(db: Database, unitOfWork: EntityManager): { database: Database; em: EntityManager; statements: Captured[] } {
+  const statements: Captured[] = [];
+  const record = (sql: string, name?: string) => statements.push({ sql, name });
+  const database: Database = {
+    ...db,
+    query: (text, params, name) => {
+      record(text, name);
+      return db.query(text, params, name);
     },
-  } as unknown as Database;
-  const tx = {
-    execute: async (sql: string) => {
-      captured.push({ sql });
-      return [];
+    async transaction(fn) {
+      record('BEGIN');
+      try {
+        const result = await db.transaction((client) => fn(recordingClient(client, record)));
+        record('COMMIT');
+        return result;
+      } catch (error) {
+        record('ROLLBACK');
+        throw error;
+      }
+    },
+    async rolledBack(fn) {
+      record('BEGIN');
+      try {
+        return await db.rolledBack(fn);
+      } finally {
+        record('ROLLBACK');
+      }
+    },
+    pool: { connect: async () => recordingClient(await db.pool.connect(), record) } as unknown as pg.Pool,
+  };
+  const em = {
+    execute: (sql: string, params?: unknown[]) => {
+      record(sql);
+      return unitOfWork.execute(sql, params);
     },
   } as unknown as EntityManager;
-  await call(db, tx).catch((error: unknown) => {
-    if (captured.length === 0) throw error;
+  return { database, em, statements };
+}
+
+/** `client` with its `query` recording the text (a string, a query config, or a submittable such as a QueryStream's cursor). */
+function recordingClient(client: pg.PoolClient, record: (sql: string, name?: string) => void): pg.PoolClient {
+  return new Proxy(client, {
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key);
+      if (key !== 'query') return typeof value === 'function' ? value.bind(target) : value;
+      return (config: unknown, ...rest: unknown[]) => {
+        const sent = config as { text?: string; name?: string; cursor?: { text?: string } };
+        const text = typeof config === 'string' ? config : (sent.text ?? sent.cursor?.text);
+        if (typeof text !== 'string') throw new Error('sql-generator: a statement whose text cannot be read');
+        record(text, typeof config === 'string' ? undefined : sent.name);
+        return (target.query as (...a: unknown[]) => unknown)(config, ...rest);
+      };
+    },
   });
-  if (captured.length === 0) throw new Error('sql-generator: a call sent no statement');
-  return captured;
+}
+
+/** The SQL plans of PLAN_SAMPLES, each run once (a plan PostgreSQL refuses fails the generation). */
+async function planSections(db: Database): Promise<string[]> {
+  const { schema } = await buildLedgerSchema();
+  const sections: string[] = [];
+  for (const [label, { document, variables }] of Object.entries(PLAN_SAMPLES)) {
+    const plan = planQuery({ schema, document: parse(document), operationName: null, variables, ownerId: SAMPLE.owner, maxPageSize: DEFAULT_LIMITS.maxPageSize });
+    if (!plan) throw new Error(`sql-generator: the SQL plans do not answer "${label}"`);
+    await db.query(plan.sql, plan.params);
+    sections.push(section(label, { sql: plan.sql }));
+  }
+  return sections;
+}
+
+/** A database with data would take other paths through the calls (rows found): the files would depend on it. */
+async function assertEmpty(db: Database): Promise<void> {
+  const [row] = await db.query<{ empty: boolean }>(`SELECT NOT EXISTS (SELECT 1 FROM projects) AND NOT EXISTS (SELECT 1 FROM api_keys) AS empty`);
+  if (!row.empty) throw new Error('sql-generator: the database has projects or keys; it runs on a new, migrated one');
 }
 
 const header = (source: string): string =>

@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database.js';
 import { ownedBy } from '../ownership/ownership.sql.js';
 import type { AnalyticsBucket, AnalyticsInterval, AnalyticsSubject, RollupRead } from './analytics.types.js';
+import { SAMPLE, sqlSamples } from '../../db/sql-samples.js';
 
 interface SubjectRow {
   exchange_rate: string;
@@ -85,3 +86,14 @@ function toBucket([start, issued, redeemed, transferred, expired, reversed, acti
     activeWallets,
   };
 }
+
+/** Sample calls: src/queries/analytics.repository.sql lists the SQL they send (`npm run sql:generate`, src/db/sql-samples.ts). */
+export const SQL_SAMPLES = sqlSamples({
+  open: (db) => new AnalyticsRepository(db),
+  calls: {
+    subject: (r) => r.subject(SAMPLE.owner, SAMPLE.projectId, 'PTS'),
+    read: (r) => r.read(SAMPLE.projectId, SAMPLE.id, 'day', SAMPLE.at, SAMPLE.at),
+    rebuild: (r) => r.rebuild(SAMPLE.projectId),
+    projectIds: (r) => r.projectIds(),
+  },
+});

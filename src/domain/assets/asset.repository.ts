@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ownedBy } from '../ownership/ownership.sql.js';
+import { SAMPLE, sqlSamples } from '../../db/sql-samples.js';
 
 /**
  * The SQL of asset rules that the unit of work cannot express: locks, cross-project checks.
@@ -59,3 +60,15 @@ export class AssetRepository {
     );
   }
 }
+
+/** Sample calls: src/queries/asset.repository.sql lists the SQL they send (`npm run sql:generate`, src/db/sql-samples.ts). */
+export const SQL_SAMPLES = sqlSamples({
+  open: (_db, em) => new AssetRepository(em),
+  calls: {
+    lockProject: (r) => r.lockProject(SAMPLE.owner, SAMPLE.projectId),
+    lockProjectsUsing: (r) => r.lockProjectsUsing(SAMPLE.owner, SAMPLE.projectId, SAMPLE.id),
+    symbolTaken: (r) => r.symbolTaken(SAMPLE.owner, SAMPLE.projectId, 'PTS', SAMPLE.id),
+    hasPostings: (r) => r.hasPostings(SAMPLE.id),
+    reassignPrimary: (r) => r.reassignPrimary(SAMPLE.owner, SAMPLE.id),
+  },
+});

@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.js';
+import { SAMPLE, sqlSamples } from '../../db/sql-samples.js';
 
 /**
  * LISTEN/NOTIFY channel of key changes: the payload is the owner whose cached lookups are stale
@@ -107,3 +108,16 @@ export class ApiKeyRepository {
     return rows.length > 0;
   }
 }
+
+/** Sample calls: src/queries/api-key.repository.sql lists the SQL they send (`npm run sql:generate`, src/db/sql-samples.ts). */
+// listLive before insert: with no key yet it shows the count it falls back to
+export const SQL_SAMPLES = sqlSamples({
+  open: (db) => new ApiKeyRepository(db),
+  calls: {
+    ownerOf: (r) => r.ownerOf('digest'),
+    listLive: (r) => r.listLive(SAMPLE.owner, 20, 0),
+    insert: (r) => r.insert({ keyHash: 'digest', prefix: 'lk_00000', ownerId: SAMPLE.owner, planCode: 'free', subscriptionCode: 'free' }),
+    revoke: (r) => r.revoke(SAMPLE.id),
+    hasAnyKey: (r) => r.hasAnyKey(),
+  },
+});

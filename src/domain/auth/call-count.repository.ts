@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.js';
+import { SAMPLE, sqlSamples } from '../../db/sql-samples.js';
 
 /** One owner's calls of one UTC day to add (`api_call_counts`). */
 export interface CallIncrement {
@@ -44,3 +45,13 @@ export class CallCountRepository {
     return new Map(rows.map((r) => [`${r.owner_id}/${r.day}`, Number(r.calls)]));
   }
 }
+
+/** Sample calls: src/queries/call-count.repository.sql lists the SQL they send (`npm run sql:generate`, src/db/sql-samples.ts). */
+export const SQL_SAMPLES = sqlSamples({
+  open: (db) => new CallCountRepository(db),
+  calls: {
+    load: (r) => r.load(SAMPLE.owner, '2026-01-01'),
+    addOneWithin: (r) => r.addOneWithin(SAMPLE.owner, '2026-01-01', 0, 1000),
+    addAll: (r) => r.addAll([{ ownerId: SAMPLE.owner, day: '2026-01-01', calls: 1 }]),
+  },
+});

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { SAMPLE, sqlSamples } from '../../db/sql-samples.js';
 
 /** The owner's wallets of each type, as counted on the owner row (migration 6; wallets are never deleted). */
 export interface OwnerWalletCounts {
@@ -36,3 +37,12 @@ export class OwnerRepository {
     await this.em.execute(`UPDATE owners SET ${column} = ${column} + 1 WHERE id = ?`, [ownerId]);
   }
 }
+
+/** Sample calls: src/queries/owner.repository.sql lists the SQL they send (`npm run sql:generate`, src/db/sql-samples.ts). */
+export const SQL_SAMPLES = sqlSamples({
+  open: (_db, em) => new OwnerRepository(em),
+  calls: {
+    lock: (r) => r.lock(SAMPLE.owner),
+    countNewWallet: (r) => r.countNewWallet(SAMPLE.owner, 'customer'),
+  },
+});

@@ -1,5 +1,6 @@
 import type { Database } from '../../db/database.js';
 import type { Plan } from './plans.js';
+import { sqlSamples } from '../../db/sql-samples.js';
 
 /** The plan table is data (seeded by a migration); it is read once and kept. */
 export class PlanRepository {
@@ -15,3 +16,11 @@ export class PlanRepository {
     return new Map(rows.map((row) => [row.code, { ...row, api_calls_per_day: Number(row.api_calls_per_day) }]));
   }
 }
+
+/** Sample calls: src/queries/plan.repository.sql lists the SQL they send (`npm run sql:generate`, src/db/sql-samples.ts). */
+export const SQL_SAMPLES = sqlSamples({
+  open: (db) => new PlanRepository(db),
+  calls: {
+    load: (r) => r.load(),
+  },
+});

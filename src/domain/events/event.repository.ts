@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database.js';
 import type { EventType } from '../outbox/event-type.js';
 import type { EventRow } from './event.types.js';
+import { SAMPLE, sqlSamples } from '../../db/sql-samples.js';
 
 const EVENT_COLUMNS = `e.id, e.seq::text AS seq, e.stream_pos::text AS stream_pos, e.type, e.project_id, p.owner_id, e.subject_id, e.status, e.created_at`;
 
@@ -74,3 +75,15 @@ export class EventRepository {
     return row.top;
   }
 }
+
+/** Sample calls: src/queries/event.repository.sql lists the SQL they send (`npm run sql:generate`, src/db/sql-samples.ts). */
+export const SQL_SAMPLES = sqlSamples({
+  open: (db) => new EventRepository(db),
+  calls: {
+    page: (r) => r.page(SAMPLE.projectId, '0', 21),
+    count: (r) => r.count(SAMPLE.projectId),
+    stream: (r) => r.stream('0', 500),
+    byIds: (r) => r.byIds([SAMPLE.id]),
+    streamTop: (r) => r.streamTop(),
+  },
+});

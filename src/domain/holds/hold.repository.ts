@@ -4,6 +4,7 @@ import { olderThan } from '../shared/paging.js';
 import { toMovement, type RawMovement } from '../ledger/ledger.sql.js';
 import { ownedBy } from '../ownership/ownership.sql.js';
 import type { HoldStatus, HoldView } from './hold.types.js';
+import { SAMPLE, sqlSamples } from '../../db/sql-samples.js';
 
 /** A hold's status as of now: a pending hold past its expires_at reads `expired` (holds_expired.sql). */
 const STATUS_NOW = `CASE WHEN holds_expired(h, now()) THEN 'expired' ELSE h.status END`;
@@ -104,3 +105,14 @@ function toHold(r: RawHold): HoldView {
     metadata: r.metadata ?? {},
   };
 }
+
+/** Sample calls: src/queries/hold.repository.sql lists the SQL they send (`npm run sql:generate`, src/db/sql-samples.ts). */
+export const SQL_SAMPLES = sqlSamples({
+  open: (db) => new HoldRepository(db),
+  calls: {
+    byIds: (r) => r.byIds(SAMPLE.owner, [SAMPLE.id]),
+    anyByIds: (r) => r.anyByIds([SAMPLE.id]),
+    list: (r) => r.list(SAMPLE.projectId, SAMPLE.id, 'pending', { limit: 20, offset: 0, before: null }),
+    sweepDue: (r) => r.sweepDue(500),
+  },
+});

@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.js';
+import { SAMPLE, sqlSamples } from '../../db/sql-samples.js';
 
 /** A stored key: its request's fingerprint and, once answered, the answer. */
 export interface StoredKey {
@@ -61,3 +62,15 @@ export class IdempotencyRepository {
     return rows.length;
   }
 }
+
+/** Sample calls: src/queries/idempotency.repository.sql lists the SQL they send (`npm run sql:generate`, src/db/sql-samples.ts). */
+export const SQL_SAMPLES = sqlSamples({
+  open: (db) => new IdempotencyRepository(db),
+  calls: {
+    claim: (r) => r.claim(SAMPLE.owner, 'key', 'fingerprint', 30),
+    find: (r) => r.find(SAMPLE.owner, 'key'),
+    storeAnswer: (r) => r.storeAnswer(SAMPLE.owner, 'key', SAMPLE.at.toISOString(), 200, {}),
+    release: (r) => r.release(SAMPLE.owner, 'key', SAMPLE.at.toISOString()),
+    purgeOlderThan: (r) => r.purgeOlderThan(24),
+  },
+});

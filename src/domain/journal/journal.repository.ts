@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database.js';
 import { HISTORY_COLUMNS, HISTORY_JOINS, toHistory, type RawHistory } from '../ledger/ledger.sql.js';
 import type { JournaledBalance, JournalEntry, JournalHead, NewEntry, SourceBatch, StoredEntry } from './journal.types.js';
+import { SAMPLE, sqlSamples } from '../../db/sql-samples.js';
 
 /** The events whose subject is a transaction: each transaction has exactly one (ledger_move, lots_*). */
 const TRANSACTION_EVENTS = `('transaction.posted', 'points.expired')`;
@@ -186,3 +187,17 @@ export class JournalRepository {
     return rows.map((r) => ({ walletId: r.wallet_id, address: r.address, assetId: r.asset_id, amount: r.amount === null ? null : BigInt(r.amount) }));
   }
 }
+
+/** Sample calls: src/queries/journal.repository.sql lists the SQL they send (`npm run sql:generate`, src/db/sql-samples.ts). */
+export const SQL_SAMPLES = sqlSamples({
+  open: (db) => new JournalRepository(db),
+  calls: {
+    next: (r) => r.next(100),
+    write: (r) => r.write([], { source: 'stream', scanned: 0, upTo: '0', transactions: [] }, '0'),
+    projectExists: (r) => r.projectExists(SAMPLE.projectId),
+    page: (r) => r.page(SAMPLE.projectId, '0', 20),
+    head: (r) => r.head(SAMPLE.projectId),
+    entries: (r) => r.entries(SAMPLE.projectId, 0n, 10n, 20),
+    journaledBalances: (r) => r.journaledBalances(SAMPLE.projectId, 10n, '', 20),
+  },
+});

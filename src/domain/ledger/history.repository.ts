@@ -4,6 +4,7 @@ import { isUuid } from '../shared/ids.js';
 import { olderThan } from '../shared/paging.js';
 import { ownedBy } from '../ownership/ownership.sql.js';
 import { balanceAfter, CURRENCY_ORDER, cutOf, effectiveHeld, HISTORY_COLUMNS, HISTORY_JOINS, PROJECT_CURRENCIES, recentOfWallet, toHistory, transactionCountOf, type RawHistory } from './ledger.sql.js';
+import { SAMPLE, sqlSamples } from '../../db/sql-samples.js';
 
 /** One row: the cuts of a wallet in every currency of its project, as `assets` / `seqs` arrays and their greatest `last` (NULL: nothing yet). */
 const cutsOfWallet = (walletId: string, asOf: string): string => `
@@ -208,3 +209,20 @@ export class HistoryRepository {
     return row?.asset_id ?? null;
   }
 }
+
+/** Sample calls: src/queries/history.repository.sql lists the SQL they send (`npm run sql:generate`, src/db/sql-samples.ts). */
+export const SQL_SAMPLES = sqlSamples({
+  open: (db) => new HistoryRepository(db),
+  calls: {
+    balances: (r) => r.balances([SAMPLE.id]),
+    recent: (r) => r.recent([SAMPLE.id], 20),
+    page: (r) => r.page(SAMPLE.id, SAMPLE.id, 20, 0),
+    byReference: (r) => r.byReference(SAMPLE.id, SAMPLE.id, SAMPLE.projectId, 'ref'),
+    byIds: (r) => r.byIds(SAMPLE.owner, [SAMPLE.id]),
+    asPostedByIds: (r) => r.asPostedByIds([SAMPLE.id]),
+    transactionCounts: (r) => r.transactionCounts([SAMPLE.id]),
+    balancesAsOf: (r) => r.balancesAsOf([SAMPLE.id], SAMPLE.at),
+    recentAsOf: (r) => r.recentAsOf([SAMPLE.id], 20, SAMPLE.at),
+    primaryAssetId: (r) => r.primaryAssetId(SAMPLE.projectId),
+  },
+});

@@ -4,6 +4,7 @@ import { isUuid } from '../shared/ids.js';
 import { Gatherer } from '../../db/gatherer.js';
 import { isStatementCut } from '../shared/error-translation.js';
 import { ownedBy } from '../ownership/ownership.sql.js';
+import { SAMPLE, sqlSamples } from '../../db/sql-samples.js';
 
 export interface PostingContext {
   projectId: number;
@@ -202,3 +203,15 @@ function toPostingResult(row: RawPosting): PostingResult {
     detail: row.detail ?? undefined,
   };
 }
+
+/** Sample calls: src/queries/posting.repository.sql lists the SQL they send (`npm run sql:generate`, src/db/sql-samples.ts). */
+const TRANSFER: PostingLeg = { kind: 'transfer', projectId: SAMPLE.projectId, assetId: SAMPLE.id, fromWalletId: SAMPLE.id, toWalletId: SAMPLE.id, amount: 1n, requestKey: null };
+export const SQL_SAMPLES = sqlSamples({
+  open: (db) => new PostingRepository(db),
+  calls: {
+    resolvePosting: (r) => r.resolvePosting(SAMPLE.owner, SAMPLE.projectId, 'PTS', 'alice', SAMPLE.id),
+    post: (r) => r.post([TRANSFER]),
+    'post (with a webhook call)': (r) => r.post([{ ...TRANSFER, call: { ownerId: SAMPLE.owner, flowId: 'reward', values: {}, message: 'rewarded' } }]),
+    'rolledBack (a dry run)': (r) => r.rolledBack(() => r.post([TRANSFER])),
+  },
+});

@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database.js';
 import { ownedBy } from '../ownership/ownership.sql.js';
 import type { LimitDirection, LimitUsageView, LimitView } from './limit.types.js';
+import { SAMPLE, sqlSamples } from '../../db/sql-samples.js';
 
 const LIMIT_COLUMNS = `l.id, l.project_id, l.wallet_id, l.asset_id, a.symbol, a.fractions, l.direction, l.amount::text AS amount, l.window_seconds, l.created_at`;
 
@@ -115,3 +116,14 @@ function toLimit(r: RawLimit): LimitView {
     createdAt: new Date(r.created_at),
   };
 }
+
+/** Sample calls: src/queries/limit.repository.sql lists the SQL they send (`npm run sql:generate`, src/db/sql-samples.ts). */
+export const SQL_SAMPLES = sqlSamples({
+  open: (db) => new LimitRepository(db),
+  calls: {
+    insert: (r) => r.insert({ projectId: SAMPLE.projectId, walletId: null, assetId: SAMPLE.id, direction: 'debit', amount: 1n, windowSeconds: 86_400 }, 10),
+    list: (r) => r.list(SAMPLE.projectId, SAMPLE.id, 20, 0),
+    delete: (r) => r.delete(SAMPLE.owner, SAMPLE.id),
+    usage: (r) => r.usage([SAMPLE.id]),
+  },
+});

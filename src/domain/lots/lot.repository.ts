@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database.js';
 import type { SweepRound } from '../shared/expiry-sweeper.js';
 import type { LotKey, LotRow } from './lot.types.js';
+import { SAMPLE, sqlSamples } from '../../db/sql-samples.js';
 
 /**
  * A wallet's live lots in one asset: unexpired (a lot is expired from the instant its
@@ -38,3 +39,12 @@ export class LotRepository {
     return { expired: row.expired, released: 0, skipped: row.busy, fullRound: row.full_round, maxLagMs: row.max_lag_ms === null ? null : Number(row.max_lag_ms) };
   }
 }
+
+/** Sample calls: src/queries/lot.repository.sql lists the SQL they send (`npm run sql:generate`, src/db/sql-samples.ts). */
+export const SQL_SAMPLES = sqlSamples({
+  open: (db) => new LotRepository(db),
+  calls: {
+    live: (r) => r.live([{ walletId: SAMPLE.id, assetId: SAMPLE.id }], 10),
+    sweep: (r) => r.sweep(500),
+  },
+});

@@ -2,6 +2,7 @@ import type { Database } from '../../db/database.js';
 import { ownedBy } from '../ownership/ownership.sql.js';
 import { isForeignKeyViolation } from '../shared/error-translation.js';
 import type { BalanceMonitorView, CrossingView, MonitorField, MonitorOperator } from './monitor.types.js';
+import { SAMPLE, sqlSamples } from '../../db/sql-samples.js';
 
 const MONITOR_COLUMNS = `m.id, m.seq::text AS seq, m.project_id, m.wallet_id, m.asset_id, a.symbol, a.fractions, m.field, m.operator, m.value::text AS value, m.created_at`;
 
@@ -178,3 +179,15 @@ function toMonitor(r: RawMonitor): BalanceMonitorView {
     createdAt: new Date(r.created_at),
   };
 }
+
+/** Sample calls: src/queries/monitor.repository.sql lists the SQL they send (`npm run sql:generate`, src/db/sql-samples.ts). */
+export const SQL_SAMPLES = sqlSamples({
+  open: (db) => new BalanceMonitorRepository(db),
+  calls: {
+    target: (r) => r.target(SAMPLE.owner, SAMPLE.projectId, 'PTS', 'alice', SAMPLE.id),
+    insert: (r) => r.insert({ projectId: SAMPLE.projectId, assetId: SAMPLE.id, walletId: null, field: 'balance', operator: 'lt', value: 1n }, 10),
+    list: (r) => r.list(SAMPLE.projectId, SAMPLE.id, 20, 0),
+    delete: (r) => r.delete(SAMPLE.owner, SAMPLE.id),
+    crossingsByIds: (r) => r.crossingsByIds([SAMPLE.id]),
+  },
+});

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Database } from '../../db/database.js';
 import type { EventType } from './event-type.js';
+import { SAMPLE, sqlSamples } from '../../db/sql-samples.js';
 
 /** Events numbered per statement (ledger_sequence_events); a larger backlog takes several. */
 export const SEQUENCE_BATCH = 5_000;
@@ -58,3 +59,13 @@ export class OutboxRepository {
     return numberCommitted((sql, params) => this.db.query(sql, params), options);
   }
 }
+
+/** Sample calls: src/queries/outbox.repository.sql lists the SQL they send (`npm run sql:generate`, src/db/sql-samples.ts). */
+export const SQL_SAMPLES = sqlSamples({
+  open: (db) => new OutboxRepository(db),
+  calls: {
+    sequenceCommitted: (r) => r.sequenceCommitted(),
+    'sequenceCommitted (a project)': (r) => r.sequenceCommitted({ projectId: SAMPLE.projectId }),
+    emit: (r, { em }) => r.emit(em, { projectId: SAMPLE.projectId, type: 'wallet.status_changed', subjectId: SAMPLE.id, status: 'suspended', at: SAMPLE.at }),
+  },
+});

@@ -1,5 +1,6 @@
 import type { Database } from '../../db/database.js';
 import { ownedBy } from './ownership.sql.js';
+import { SAMPLE, sqlSamples } from '../../db/sql-samples.js';
 
 /** A wallet found among the caller's. */
 export interface OwnedWallet {
@@ -28,3 +29,12 @@ export class OwnershipRepository {
     return row ? { id: row.id, projectId: row.project_id, createdAt: row.created_at } : null;
   }
 }
+
+/** Sample calls: src/queries/ownership.repository.sql lists the SQL they send (`npm run sql:generate`, src/db/sql-samples.ts). */
+export const SQL_SAMPLES = sqlSamples({
+  open: (db) => new OwnershipRepository(db),
+  calls: {
+    ownsProject: (r) => r.ownsProject(SAMPLE.owner, SAMPLE.projectId),
+    findWallet: (r) => r.findWallet(SAMPLE.owner, SAMPLE.id, SAMPLE.id, SAMPLE.projectId),
+  },
+});

@@ -5,6 +5,7 @@ import { EXPORT_CURSOR, ExportRows } from './export-rows.js';
 import type { HistoryRow } from '../ledger/ledger.types.js';
 import { ownedBy } from '../ownership/ownership.sql.js';
 import type { ResolvedFilter, Side } from './transaction-search.types.js';
+import { SAMPLE, sqlSamples } from '../../db/sql-samples.js';
 
 /** Positional parameters of one generated statement. */
 class Params {
@@ -183,3 +184,59 @@ export class TransactionSearchRepository {
     return new ExportRows(client, options.onReleased);
   }
 }
+
+/** Sample calls: src/queries/transaction-search.repository.sql lists the SQL they send (`npm run sql:generate`, src/db/sql-samples.ts). */
+const FILTER: ResolvedFilter = {
+  projectId: SAMPLE.projectId,
+  walletId: null,
+  from: null,
+  to: null,
+  assetId: null,
+  minAmount: null,
+  maxAmount: null,
+  since: null,
+  until: null,
+  reference: null,
+  referencePrefix: null,
+  reverses: null,
+  metadata: [],
+  before: null,
+};
+export const SQL_SAMPLES = sqlSamples({
+  open: (db) => new TransactionSearchRepository(db),
+  calls: {
+    search: (r) => r.search(FILTER, 20),
+    'search (one wallet, every filter)': (r) =>
+      r.search(
+        {
+          ...FILTER,
+          walletId: SAMPLE.id,
+          from: { wallet: SAMPLE.id },
+          to: { reserved: '@expired' },
+          assetId: SAMPLE.id,
+          minAmount: '1',
+          maxAmount: '10.5',
+          since: SAMPLE.at,
+          until: SAMPLE.at,
+          reference: 'ref',
+          referencePrefix: 're%',
+          reverses: SAMPLE.id,
+          metadata: [{ key: 'tier', value: '5', alternatives: ['{"tier":"5"}', '{"tier":5}'] }],
+          before: { date: SAMPLE.at, seq: '10' },
+        },
+        20,
+      ),
+    walletOf: (r) => r.walletOf(SAMPLE.projectId, 'alice', null),
+    assetOf: (r) => r.assetOf(SAMPLE.projectId, 'PTS'),
+    // a project of the owner's, else the export stops at the ownership check; the stream is dropped unread (no COMMIT, its connection closed)
+    openExport: async (r, { unrecorded }) => {
+      await unrecorded.query(`INSERT INTO owners (id, plan_code, subscription_code) VALUES ($1, 'free', 'free') ON CONFLICT (id) DO NOTHING`, [SAMPLE.owner]);
+      await unrecorded.query(`INSERT INTO projects (id, owner_id, name) VALUES ($1, $2, 'sample')`, [SAMPLE.projectId, SAMPLE.owner]);
+      try {
+        (await r.openExport(SAMPLE.owner, SAMPLE.projectId, SAMPLE.at, null))?.destroy();
+      } finally {
+        await unrecorded.query(`DELETE FROM projects WHERE id = $1`, [SAMPLE.projectId]);
+      }
+    },
+  },
+});

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Database } from '../../db/database.js';
 import { ownedBy } from '../ownership/ownership.sql.js';
 import type { WalletSlice, WalletStatus, WalletType } from './wallet.types.js';
+import { SAMPLE, sqlSamples } from '../../db/sql-samples.js';
 
 interface SliceRow {
   project_id: number;
@@ -93,3 +94,13 @@ export class WalletRepository {
     return slices;
   }
 }
+
+/** Sample calls: src/queries/wallet.repository.sql lists the SQL they send (`npm run sql:generate`, src/db/sql-samples.ts). */
+export const SQL_SAMPLES = sqlSamples({
+  open: (db) => new WalletRepository(db),
+  calls: {
+    holdsFunds: (r, { em }) => r.holdsFunds(em, SAMPLE.id),
+    hasPendingHolds: (r, { em }) => r.hasPendingHolds(em, SAMPLE.projectId, SAMPLE.id),
+    slices: (r) => r.slices(SAMPLE.owner, [SAMPLE.projectId], 'customer', 20, null),
+  },
+});

@@ -1,5 +1,6 @@
 import type { Database } from '../../db/database.js';
-import type { Lane, LaneLoad } from './delivery-lanes.js';
+import { LaneLoad, type Lane } from './delivery-lanes.js';
+import { SAMPLE, sqlSamples } from '../../db/sql-samples.js';
 
 /**
  * Every statement of the delivery worker starts with this comment: it runs in the background, at
@@ -333,3 +334,18 @@ interface RawClaim {
   url: string;
   secret: string;
 }
+
+/** Sample calls: src/queries/delivery.repository.sql lists the SQL they send (`npm run sql:generate`, src/db/sql-samples.ts). */
+const LANE: Omit<LaneLimits, 'load'> = { slots: 10, perOwner: 5 };
+const JOB: ClaimedJob = { jobId: '1', endpointId: SAMPLE.id, projectId: SAMPLE.projectId, ownerId: SAMPLE.owner, lane: 'prompt', eventId: SAMPLE.id, attempt: 1, url: 'https://example.com/hook', secret: 'secret', leaseToken: SAMPLE.id };
+export const SQL_SAMPLES = sqlSamples({
+  open: (db) => new DeliveryRepository(db),
+  calls: {
+    fanOut: (r) => r.fanOut(100),
+    earliestDue: (r) => r.earliestDue(),
+    claim: (r) => r.claim({ perEndpoint: 4, lanes: { prompt: { ...LANE, load: new LaneLoad() }, failing: { ...LANE, load: new LaneLoad() } } }, SAMPLE.id, 30_000),
+    markLanes: (r) => r.markLanes([SAMPLE.id], []),
+    record: (r) => r.record([{ job: JOB, startedAt: SAMPLE.at, status: 'failed', responseStatus: 500, error: null, retryInMs: 1000 }]),
+    release: (r) => r.release([JOB]),
+  },
+});

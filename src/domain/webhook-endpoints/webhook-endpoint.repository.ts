@@ -2,6 +2,7 @@ import type { Database } from '../../db/database.js';
 import { ownedBy } from '../ownership/ownership.sql.js';
 import { numberCommitted } from '../outbox/outbox.repository.js';
 import { EVENT_TYPES, type CreatedWebhookEndpoint, type WebhookDeliveryView, type WebhookEndpointView, type WebhookEventType } from './webhook-endpoint.types.js';
+import { SAMPLE, sqlSamples } from '../../db/sql-samples.js';
 
 const ENDPOINT_COLUMNS = `w.id, w.project_id, w.url, w.types, w.created_at`;
 
@@ -107,3 +108,15 @@ function toEndpoint(r: RawEndpoint): WebhookEndpointView {
 function toDelivery(r: RawDelivery): WebhookDeliveryView {
   return { id: r.id, eventId: r.event_id, attempt: r.attempt, status: r.status, responseStatus: r.response_status, error: r.error, createdAt: r.created_at };
 }
+
+/** Sample calls: src/queries/webhook-endpoint.repository.sql lists the SQL they send (`npm run sql:generate`, src/db/sql-samples.ts). */
+export const SQL_SAMPLES = sqlSamples({
+  open: (db) => new WebhookEndpointRepository(db),
+  calls: {
+    insert: (r) => r.insert(SAMPLE.projectId, 'https://example.com/hook', null, 'secret', 10),
+    find: (r) => r.find(SAMPLE.owner, SAMPLE.id),
+    list: (r) => r.list(SAMPLE.projectId, 20, 0),
+    delete: (r) => r.delete(SAMPLE.owner, SAMPLE.id),
+    deliveries: (r) => r.deliveries(SAMPLE.id, 20, 0),
+  },
+});

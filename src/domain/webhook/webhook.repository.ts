@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database.js';
+import { SAMPLE, sqlSamples } from '../../db/sql-samples.js';
 
 export interface WebhookProject {
   id: number;
@@ -98,3 +99,15 @@ export class WebhookRepository {
     };
   }
 }
+
+/** Sample calls: src/queries/webhook.repository.sql lists the SQL they send (`npm run sql:generate`, src/db/sql-samples.ts). */
+export const SQL_SAMPLES = sqlSamples({
+  open: (db) => new WebhookRepository(db),
+  calls: {
+    project: (r) => r.project(SAMPLE.owner, SAMPLE.projectId),
+    defaultSystemWallet: (r) => r.defaultSystemWallet(SAMPLE.projectId),
+    primarySymbol: (r) => r.primarySymbol(SAMPLE.projectId),
+    record: (r) => r.record({ projectId: SAMPLE.projectId, ownerId: SAMPLE.owner, flowId: 'reward', values: {}, success: false, message: 'no such project', transactionId: null }),
+    list: (r) => r.list(SAMPLE.projectId, 20, null),
+  },
+});
