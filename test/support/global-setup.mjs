@@ -19,12 +19,17 @@ import { createLogger } from '../../dist/src/logger.js';
 export default async function globalSetup() {
   const logger = createLogger('error'); // PostgreSQL logs the errors tests provoke on purpose (duplicate keys)
   const server = process.env.LEDGER_TEST_SERVER ?? 'embedded';
+  const startedAt = performance.now();
   const port = server === 'embedded' ? await startEmbedded(logger) : server === 'pg15' ? await startPg15() : server === 'citus' ? await startCitus() : undefined;
   if (port === undefined) throw new Error(`LEDGER_TEST_SERVER=${server}: expected embedded, pg15 or citus`);
+  const migratingAt = performance.now();
   const db = await openDatabase(embeddedUrl(port, 'ledger_template'), logger, 2);
   await migrate(db, logger);
   await db.close();
   process.env.LEDGER_TEST_PG_PORT = String(port);
+  const seconds = (from, to) => ((to - from) / 1000).toFixed(1);
+  // the other lanes say what their set-up cost (docs/decisions/citus-lane.md); `npm test` stays quiet
+  if (server !== 'embedded') process.stderr.write(`\nLEDGER_TEST_SERVER=${server}: server ready in ${seconds(startedAt, migratingAt)} s, template migrated in ${seconds(migratingAt, performance.now())} s\n`);
 }
 
 async function startEmbedded(logger) {
