@@ -1,11 +1,11 @@
 // What stands between the schema and Citus today (docs/decisions/citus-lane.md): starts a Citus
 // cluster (a coordinator and two workers, scripts/citus-install.mjs's build), applies the project's
 // migrations and routines on the coordinator as they are (local tables), then tries to distribute
-// them — reference tables for the global ones, every other table by project, co-located — and
-// reports each refusal by table and routine. Prints the report as JSON on stdout (timings in
-// seconds); `--out <file>` also writes it there. Exits 0 whatever it finds: the findings are the
-// output, not a verdict (the lane's tests are the verdict); it fails only when the cluster or the
-// migrations fail. Run after `tsc` (it imports dist/), as `npm run test:citus` does.
+// them — reference tables for the global ones, every other table by project — and reports each
+// refusal by table and routine: a summary on stderr; the whole report as JSON (timings in seconds)
+// with `--json` on stdout, with `--out <file>` in that file. Exits 0 whatever it finds: the
+// findings are the output, not a verdict (the lane's tests are the verdict); it fails only when the
+// cluster or the migrations fail. Run after `tsc` (it imports dist/), as `npm run test:citus` does.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,7 +69,7 @@ report.timings.total = seconds(started);
 const json = `${JSON.stringify(report, null, 2)}\n`;
 const out = process.argv.indexOf('--out');
 if (out > 0) writeFileSync(process.argv[out + 1], json);
-process.stdout.write(json);
+if (process.argv.includes('--json')) process.stdout.write(json);
 summarise();
 
 async function migrateOn(url) {
@@ -190,9 +190,12 @@ function summarise() {
   const failed = (list) => list.filter((item) => !item.ok);
   const lines = [
     `citus probe: cluster started in ${report.timings.clusterStart} s; migrations on the coordinator ${report.migrate.ok ? `applied (${report.migrate.applied})` : 'FAILED'} in ${report.timings.migrate} s`,
+    `a database: created on 3 nodes with the extension in ${report.timings.databaseCreate} s, cloned from a template on 3 nodes in ${report.timings.databaseClone} s`,
     `tables: ${report.tables.length}; distributed as they are: ${report.asIs.length - failed(report.asIs).length}; with the foreign keys dropped first: ${report.withoutForeignKeys.length - failed(report.withoutForeignKeys).length}; foreign keys refused when put back: ${report.foreignKeysReAdded.length}`,
     ...failed(report.withoutForeignKeys).map((item) => `  ${item.table} (${item.plan}): ${item.error}`),
+    ...report.foreignKeysReAdded.map((item) => `  foreign key ${item.table}.${item.constraint} put back: ${item.error}`),
     `routines: ${report.routines.length}; taken as distributed functions: ${report.routines.filter((item) => item.ok).length}`,
+    ...failed(report.routines).map((item) => `  ${item.routine.split('(')[0]} (${item.language}): ${item.error.split(' | ')[0]}`),
     `a copy of a distributed database made on every node: ${report.clone.ok ? `reads (${report.clone.shards} shards)` : `FAILED: ${report.clone.error}`}`,
   ];
   process.stderr.write(`${lines.join('\n')}\n`);
