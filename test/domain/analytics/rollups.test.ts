@@ -96,7 +96,7 @@ describe('rollups folded after each numbering', () => {
           'customer_moves',
           `(SELECT t.created_at, CASE WHEN tw.type = 'customer' THEN t.amount ELSE -t.amount END AS amount
               FROM transactions t JOIN assets a ON a.id = t.asset_id LEFT JOIN wallets fw ON fw.id = t.from_wallet_id LEFT JOIN wallets tw ON tw.id = t.to_wallet_id
-             WHERE t.project_id = $1 AND a.symbol = $2 AND (tw.type = 'customer' OR fw.type = 'customer') AND (tw.type IS DISTINCT FROM 'customer' OR fw.type IS DISTINCT FROM 'customer'))`,
+             WHERE t.project_id = $1 AND a.symbol = $2 AND (tw.type = 'customer' OR fw.type = 'customer') AND (tw.type IS DISTINCT FROM 'customer' OR fw.type IS DISTINCT FROM 'customer')) AS moves`, // an alias: PostgreSQL 15 requires one
         ),
         [p.projectId, currency, answer.since, answer.until],
       );

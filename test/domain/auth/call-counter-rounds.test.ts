@@ -101,7 +101,8 @@ describe('CallCounter rounds', () => {
     // meanwhile the other instance admits 18,990 calls and sends them
     await b.calls.admit('rounds-shared', limit);
     await b.calls.flush();
-    await db.query(`UPDATE api_call_counts SET calls = calls + 18_989 WHERE owner_id = 'rounds-shared' AND day = $1`, [today()]);
+    // 18989, not 18_989: PostgreSQL 15 reads no digit separators in SQL (16 does)
+    await db.query(`UPDATE api_call_counts SET calls = calls + 18989 WHERE owner_id = 'rounds-shared' AND day = $1`, [today()]);
     expect(await counted('rounds-shared')).toBe(18_991);
     clock += ROUND_MAX_MS + 1; // a's view is now older than its round
     const before = a.repository.statements;
