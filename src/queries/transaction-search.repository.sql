@@ -43,13 +43,13 @@ SELECT a.id, a.fractions FROM projects p JOIN assets a ON a.project_id = p.id OR
 BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY;
 
 -- TransactionSearchRepository.openExport
-SET LOCAL statement_timeout = 0;
+SET LOCAL idle_in_transaction_session_timeout = 60000;
 
 -- TransactionSearchRepository.openExport
 SELECT 1 FROM projects p WHERE p.id = $1 AND p.owner_id = $2;
 
 -- TransactionSearchRepository.openExport
-SELECT coalesce(t.from_wallet_id, t.to_wallet_id) AS wallet_id,
+DECLARE export_rows NO SCROLL CURSOR FOR SELECT coalesce(t.from_wallet_id, t.to_wallet_id) AS wallet_id,
    t.id, t.seq::text AS seq, t.project_id, t.asset_id, a.symbol, a.fractions, t.amount::text AS amount,
    t.from_wallet_id, t.to_wallet_id, coalesce(wf.address, '@mint') AS from_address, CASE WHEN t.kind = 'expiry' THEN '@expired' ELSE coalesce(wt.address, '@mint') END AS to_address,
    t.created_at, t.reverses, t.reversed_amount::text AS reversed_amount, t.reference, t.metadata, coalesce(t.from_balance, t.to_balance)::text AS balance
@@ -59,3 +59,9 @@ SELECT coalesce(t.from_wallet_id, t.to_wallet_id) AS wallet_id,
    LEFT JOIN wallets wt ON wt.id = t.to_wallet_id
   WHERE t.project_id = $1::int AND t.created_at >= $2::timestamptz
   ORDER BY t.created_at, t.seq;
+
+-- TransactionSearchRepository.openExport
+FETCH 500 FROM export_rows;
+
+-- TransactionSearchRepository.openExport
+COMMIT;

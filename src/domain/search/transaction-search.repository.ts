@@ -228,12 +228,13 @@ export const SQL_SAMPLES = sqlSamples({
       ),
     walletOf: (r) => r.walletOf(SAMPLE.projectId, 'alice', null),
     assetOf: (r) => r.assetOf(SAMPLE.projectId, 'PTS'),
-    // a project of the owner's, else the export stops at the ownership check; the stream is dropped unread (no COMMIT, its connection closed)
+    // a project of the owner's, else the export stops at the ownership check; the empty project's stream is read to its end (its cursor, its COMMIT)
     openExport: async (r, { unrecorded }) => {
       await unrecorded.query(`INSERT INTO owners (id, plan_code, subscription_code) VALUES ($1, 'free', 'free') ON CONFLICT (id) DO NOTHING`, [SAMPLE.owner]);
       await unrecorded.query(`INSERT INTO projects (id, owner_id, name) VALUES ($1, $2, 'sample')`, [SAMPLE.projectId, SAMPLE.owner]);
       try {
-        (await r.openExport(SAMPLE.owner, SAMPLE.projectId, SAMPLE.at, null))?.destroy();
+        const rows = await r.openExport(SAMPLE.owner, SAMPLE.projectId, SAMPLE.at, null, { idleInTransactionMs: 60_000, onReleased: () => undefined });
+        if (rows) for await (const _row of rows); // none: the sample project has no transaction
       } finally {
         await unrecorded.query(`DELETE FROM projects WHERE id = $1`, [SAMPLE.projectId]);
       }
