@@ -105,7 +105,14 @@ export const POOL_IDLE_MS = 5 * 60_000;
  * never keeps a process alive on its own. The service stays up through its HTTP server; a CLI
  * command or a test that ends without `close()` then exits instead of waiting out the idle timers.
  */
-const POOL_SETTINGS = { idleTimeoutMillis: POOL_IDLE_MS, allowExitOnIdle: true } as const;
+/**
+ * JIT off on every connection, in its start-up message (no statement of its own): the service's
+ * statements are short and planned for a few rows, and a JIT-enabled PostgreSQL (Debian's 15, with
+ * LLVM) compiled some of them for ≈ 1 s each on tables whose statistics were still empty — the
+ * journal writer's read went from 6–15 ms to ≈ 1 s (docs/decisions/jit-off.md).
+ */
+const SESSION_OPTIONS = '-c jit=off';
+const POOL_SETTINGS = { idleTimeoutMillis: POOL_IDLE_MS, allowExitOnIdle: true, options: SESSION_OPTIONS } as const;
 
 export async function openDatabase(url: string, logger: Logger, poolSize = 20, options: DatabaseOptions = {}): Promise<Database> {
   // The background pool comes first and opens its first connections while the ORM discovers its
@@ -226,7 +233,7 @@ function openOrm(url: string, poolSize: number, options: DatabaseOptions): Promi
     // merged into the pg.Pool's options (MikroORM's pool setting carries only min, max and the idle
     // time); statement_timeout is sent in each connection's start-up message: no statement per
     // request or per checkout
-    driverOptions: { allowExitOnIdle: POOL_SETTINGS.allowExitOnIdle, connectionTimeoutMillis: ACQUIRE_TIMEOUT_MS, ...(options.statementTimeoutMs === undefined ? {} : { statement_timeout: options.statementTimeoutMs }) },
+    driverOptions: { allowExitOnIdle: POOL_SETTINGS.allowExitOnIdle, options: SESSION_OPTIONS, connectionTimeoutMillis: ACQUIRE_TIMEOUT_MS, ...(options.statementTimeoutMs === undefined ? {} : { statement_timeout: options.statementTimeoutMs }) },
     migrations: { migrationsList: options.migrations ?? migrations, tableName: 'mikro_orm_migrations', snapshot: false, silent: true },
     debug: false,
     allowGlobalContext: false,

@@ -33,4 +33,12 @@ describe('openDatabase', () => {
     expect(rows[0]).toEqual(ormRows[0]);
     expect(typeof rows[0]!.at).toBe('string');
   });
+
+  it('runs every connection with JIT off, the ORM\'s and the background pool\'s alike (set at start-up, no statement of its own)', async () => {
+    db = await openDatabase(await createTestDatabase(), createLogger('silent'), 2);
+    const [request] = await db.query<{ jit: string }>('SHOW jit', []);
+    const { rows: background } = await db.background.query<{ jit: string }>('SHOW jit');
+    const ormRows = await db.orm.em.fork().getConnection().execute<{ jit: string }[]>('SHOW jit');
+    expect({ request: request.jit, background: background[0].jit, orm: ormRows[0].jit }).toEqual({ request: 'off', background: 'off', orm: 'off' });
+  });
 });
