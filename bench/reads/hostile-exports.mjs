@@ -1,5 +1,5 @@
 // Hostile exports and verifies against a running service (issue 36, CONTRACT §18 "No request waits without bound").
-//   npm run build && node bench/hostile-exports.mjs [--service <checkout>] [--rows 150000]
+//   npm run build && node bench/reads/hostile-exports.mjs [--service <checkout>] [--rows 150000]
 // One throw-away embedded PostgreSQL (this checkout's migrations; --service must share the schema),
 // three hostile owners, each with a project of `rows` transactions (more than the sockets' buffers
 // hold as NDJSON, so a reader that stops stays stopped), the first project's 30,000 oldest
@@ -20,9 +20,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { harnessPool, startCluster } from './lib/postgres.js';
-import { freePort, NODE, ROOT, serviceNodeFlags, serviceStartEnv } from './lib/processes.js';
-import { addTransactions, createProject } from './lib/search-seed.js';
+import { harnessPool, startCluster } from '../lib/postgres.js';
+import { freePort, NODE, ROOT, serviceNodeFlags, serviceStartEnv } from '../lib/processes.js';
+import { addTransactions, createProject } from '../lib/search-seed.js';
 
 const { values: opts } = parseArgs({ options: { service: { type: 'string', default: ROOT }, rows: { type: 'string', default: '150000' }, 'latency-only': { type: 'boolean', default: false } } });
 const checkout = path.resolve(opts.service);
