@@ -27,7 +27,7 @@ import { HoldService } from './domain/holds/hold.service.js';
 import type { Logger } from './logger.js';
 import { LotRepository } from './domain/lots/lot.repository.js';
 import { LotService } from './domain/lots/lot.service.js';
-import { ExpirySweeper, sweepInTurn, type ExpirySweeperOptions } from './domain/shared/expiry-sweeper.js';
+import { ExpirySweeper, type ExpirySweeperOptions } from './domain/shared/expiry-sweeper.js';
 import { lotSweeperMetrics } from './observability/lot-sweeper.metrics.js';
 import { DEFAULTS, type WebhookSettings } from './config.js';
 import { DeliveryRepository } from './domain/webhook-endpoints/delivery.repository.js';
@@ -159,7 +159,7 @@ export async function createServices(db: Database, logger: Logger, options: { lo
   const lotRepository = new LotRepository(db);
   // the sweeper's events (expiries, hold.expired) are numbered right after each round, not at the sequencer's next tick
   // a round releases the holds that fell due (holds/), then posts the expiry of the lots (lots/)
-  const dueWork = sweepInTurn({ sweep: (n) => holdRepository.sweepDue(n) }, lotRepository);
+  const dueWork = [{ sweep: (n: number) => holdRepository.sweepDue(n) }, lotRepository];
   const expirySweeper = new ExpirySweeper(dueWork, logger, { ...(options.lotSweep ?? DEFAULTS.lotSweep), onCommit: () => eventSequencer.poke() });
   lotSweeperMetrics(metrics, expirySweeper);
   const webhooks: WebhookOptions = options.webhooks ?? DEFAULTS.webhooks;

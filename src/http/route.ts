@@ -71,6 +71,11 @@ export interface Route<B = any, Q = any, P = any> {
   feature?: 'advanced_analytics';
   /** Pass the parsed JSON body through without a schema (GraphQL validates its own documents). */
   rawBody?: boolean;
+  /**
+   * Whether this request can write nothing (a GraphQL document of dry runs only): then its
+   * `Idempotency-Key` is ignored before any claim, as a REST dry run's is (CONTRACT §24).
+   */
+  writesNothing?(body: unknown): boolean;
   doc?: RouteDoc;
   /**
    * Answers a refusal raised before the handler (authentication, the call quota) in the route's

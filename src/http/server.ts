@@ -170,7 +170,7 @@ async function dispatch(deps: HttpDeps, router: Router, req: IncomingMessage, re
   const run = async (): Promise<Reply> => route.handler({ body, query, params, principal, requestId, log, req, signal });
   const key = header(req, 'idempotency-key');
   // a dry run writes nothing, an idempotency record included (CONTRACT §24): its key is ignored
-  const dryRun = (query as { dryRun?: unknown } | undefined)?.dryRun === true;
+  const dryRun = (query as { dryRun?: unknown } | undefined)?.dryRun === true || route.writesNothing?.(rawBody) === true;
   if (route.method !== 'POST' || key === undefined || auth !== 'api_key' || dryRun) return run();
   if (key.length < 1 || key.length > 255) throw validationError('Idempotency-Key', 'must be 1 to 255 characters');
   const replay = await deps.idempotency.run(principal.ownerId, key, fingerprint('POST', url.pathname, rawBody ?? null), run);

@@ -6,12 +6,13 @@
 -- lots_settle re-reads the lots under the lock, so a lot is expired exactly once. The holds that
 -- fall due are the hold half's (src/domain/holds/holds_sweep.sql).
 --
--- Returns how many expiry transactions were posted (`expired`), how many wallets with due lots
+-- Returns how many expiry transactions were posted (`expired`), 0 holds released (`released`, kept
+-- for instances of the previous release during a rolling deploy), how many wallets with due lots
 -- were left because another transaction held them (`busy`), whether the round was full (more may
 -- be due), and the largest lag, in milliseconds, from a lot's expires_at to the round.
 DROP FUNCTION IF EXISTS lots_sweep(integer);
 CREATE OR REPLACE FUNCTION lots_sweep(p_limit integer)
-RETURNS TABLE (expired integer, busy integer, full_round boolean, max_lag_ms bigint)
+RETURNS TABLE (expired integer, released integer, busy integer, full_round boolean, max_lag_ms bigint)
 LANGUAGE plpgsql AS $fn$
 DECLARE
   v_now timestamptz := clock_timestamp()::timestamptz(3);
@@ -19,7 +20,9 @@ DECLARE
   v_count integer;
   v_selected integer := 0;
 BEGIN
-  expired := 0; busy := 0; max_lag_ms := NULL;
+  -- released stays 0 here (the holds are holds_sweep's): an instance of the previous release, which read
+  -- it from this routine, still finds the column during a rolling deploy
+  expired := 0; released := 0; busy := 0; max_lag_ms := NULL;
   FOR v_due IN
     SELECT d.project_id, d.wallet_id, d.asset_id, min(d.expires_at) AS first_due, count(*)::integer AS lots
       FROM (SELECT l.project_id, l.wallet_id, l.asset_id, l.expires_at FROM lots l

@@ -20,28 +20,6 @@ export interface SweepSource {
   sweep(batchSize: number): Promise<SweepRound>;
 }
 
-/**
- * The sources' rounds one after the other, as one round: the sweeper knows no feature, and each
- * feature's due work keeps its own routine and transaction (a hold's expiry in holds/, a lot's in
- * lots/). Full when any was full (more of that kind may be due).
- */
-export function sweepInTurn(...sources: SweepSource[]): SweepSource {
-  return {
-    async sweep(batchSize) {
-      const total: SweepRound = { expired: 0, released: 0, skipped: 0, fullRound: false, maxLagMs: null };
-      for (const source of sources) {
-        const round = await source.sweep(batchSize);
-        total.expired += round.expired;
-        total.released += round.released;
-        total.skipped += round.skipped;
-        total.fullRound ||= round.fullRound;
-        if (round.maxLagMs !== null) total.maxLagMs = Math.max(total.maxLagMs ?? 0, round.maxLagMs);
-      }
-      return total;
-    },
-  };
-}
-
 export interface ExpirySweeperOptions {
   /** Called after each round that committed events (expiries, `hold.expired`): the sequencer numbers them at once (CONTRACT §16: within 1 s). */
   onCommit?: () => void;
@@ -107,7 +85,8 @@ export class ExpirySweeper {
   private readonly counters: ExpirySweeperStats;
 
   constructor(
-    private readonly source: SweepSource,
+    /** Each feature's due work (holds, then lots: services.ts), swept in turn, each in its own transaction. */
+    private readonly sources: readonly SweepSource[],
     private readonly logger: Logger,
     private readonly options: ExpirySweeperOptions,
   ) {
@@ -166,14 +145,20 @@ export class ExpirySweeper {
     let skipped = 0;
     let maxLagMs: number | null = null;
     for (let round = 0; round < MAX_ROUNDS_PER_SWEEP; round++) {
-      const result = await this.source.sweep(this.options.batchSize);
-      expired += result.expired;
-      released += result.released;
-      skipped = result.skipped;
-      if (result.expired + result.released > 0) this.options.onCommit?.();
-      if (result.maxLagMs !== null) maxLagMs = Math.max(maxLagMs ?? 0, result.maxLagMs);
-      const progressed = result.expired + result.released > 0;
-      if (this.closing || !(result.fullRound || (result.skipped > 0 && progressed))) break;
+      let more = false;
+      skipped = 0;
+      for (const source of this.sources) {
+        const result = await source.sweep(this.options.batchSize);
+        expired += result.expired;
+        released += result.released;
+        skipped += result.skipped;
+        // each half committed on its own: its events are numbered now, whatever the next half does
+        if (result.expired + result.released > 0) this.options.onCommit?.();
+        if (result.maxLagMs !== null) maxLagMs = Math.max(maxLagMs ?? 0, result.maxLagMs);
+        const progressed = result.expired + result.released > 0;
+        more ||= result.fullRound || (result.skipped > 0 && progressed);
+      }
+      if (this.closing || !more) break;
     }
     const durationMs = Math.round(performance.now() - started);
     Object.assign(this.counters, {

@@ -2,13 +2,13 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { HoldRepository } from '../../../src/domain/holds/hold.repository.js';
 import { LotRepository } from '../../../src/domain/lots/lot.repository.js';
-import { IDLE_MAX_MS, ExpirySweeper, sweepInTurn } from '../../../src/domain/shared/expiry-sweeper.js';
+import { IDLE_MAX_MS, ExpirySweeper } from '../../../src/domain/shared/expiry-sweeper.js';
 import type { Timer } from '../../../src/domain/shared/timer.js';
 import { expectStatus, fundedProject, transfer } from '../../support/fixtures.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 
 /** The background sweeper (src/domain/shared/expiry-sweeper.ts) over the holds' and the lots' rounds, as services.ts wires it: batches, logs, stats, a clean stop. */
-const dueWork = () => sweepInTurn({ sweep: (n) => new HoldRepository(t.db).sweepDue(n) }, new LotRepository(t.db));
+const dueWork = () => [{ sweep: (n: number) => new HoldRepository(t.db).sweepDue(n) }, new LotRepository(t.db)];
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp({ lotSweep: { intervalMs: 0, batchSize: 500 } });

@@ -161,6 +161,18 @@ describe('dry runs and idempotency keys', () => {
     expect(await stored('g-dry-header')).toBe(1);
   });
 
+  it('the header on a request of dry runs is ignored before any claim: a key used by an earlier real request neither replays nor refuses it', async () => {
+    const headers = { 'idempotency-key': 'g-dry-after-real' };
+    const real = await t.graphql(e.key, TRANSFER, { input: input(), dry: false }, headers);
+    expect(real.body.errors).toBeUndefined();
+    // other arguments under the same key: a real request would be idempotency_key_reuse; a dry run is judged, not replayed
+    const dry = await t.graphql(e.key, TRANSFER, { input: { ...input(), amount: 2 }, dry: true }, headers);
+    expect(dry.body.errors).toBeUndefined();
+    expect(dry.headers.get('idempotent-replayed')).toBeNull();
+    expect(dry.body.data.transfer.id).not.toBe(real.body.data.transfer.id);
+    expect(await stored('g-dry-after-real')).toBe(1); // the real request's record, untouched
+  });
+
   it('the header over a dry run beside a real mutation: kept, so a retry replays the real one and posts nothing', async () => {
     const headers = { 'idempotency-key': 'g-dry-mixed' };
     const both = `mutation($input: TransferInput!) { dry: transfer(input: $input, dryRun: true) { id } real: transfer(input: $input) { id } }`;
