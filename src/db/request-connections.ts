@@ -79,10 +79,12 @@ export function limitConnectionsPerRequest(pool: pg.Pool, requestOf: () => objec
   const waitLimit = (pool as unknown as { options: { connectionTimeoutMillis?: number } }).options.connectionTimeoutMillis;
 
   async function checkout(permits: Permits): Promise<pg.PoolClient> {
+    // one wait for one connection, the permit's and the pool's together: at most waitLimit in all
+    const deadline = waitLimit ? Date.now() + waitLimit : undefined;
     await permitted(permits, waitLimit);
     let client: pg.PoolClient;
     try {
-      client = await connect();
+      client = await (deadline === undefined ? connect() : connectBy(connect, deadline));
     } catch (error) {
       permits.give();
       throw error;
@@ -114,6 +116,29 @@ export function limitConnectionsPerRequest(pool: pg.Pool, requestOf: () => objec
     );
     return undefined;
   }) as Connect;
+}
+
+/**
+ * The pool's connection, or pg-pool's own time-out error at `deadline` (what the permit wait left
+ * of the request's one wait). A connection the pool hands over after that goes straight back.
+ */
+function connectBy(connect: Connect, deadline: number): Promise<pg.PoolClient> {
+  const pending = connect() as Promise<pg.PoolClient>;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timeout exceeded when trying to connect')), Math.max(0, deadline - Date.now()));
+  });
+  return Promise.race([pending, late]).then(
+    (client) => {
+      clearTimeout(timer);
+      return client;
+    },
+    (error: unknown) => {
+      clearTimeout(timer);
+      pending.then((client) => client.release(), () => undefined);
+      throw error;
+    },
+  );
 }
 
 async function permitted(permits: Permits, waitLimit: number | undefined): Promise<void> {

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { Gatherer } from '../../src/db/gatherer.js';
 import { CONNECTIONS_PER_REQUEST, limitConnectionsPerRequest, sharedAcrossRequests } from '../../src/db/request-connections.js';
-import { withStatementScope } from '../../src/db/statement-counter.js';
+import { requestScope, withStatementScope } from '../../src/db/statement-counter.js';
 import { createLogger } from '../../src/logger.js';
 import { createTestDatabase } from '../support/database.js';
 
@@ -119,6 +119,41 @@ describe('request connections: at most 4 per request at once', () => {
       await Promise.all(again);
     } finally {
       await holder.query(`SELECT pg_advisory_unlock_all()`);
+      await pool.end();
+    }
+  });
+
+  it('counts the permit wait and the pool wait as one: the fifth statement of a request fails at the pool time-out from its start, not later', async () => {
+    const LIMIT = 1_000;
+    const pool = new pg.Pool({ connectionString: url, max: 5, connectionTimeoutMillis: LIMIT });
+    limitConnectionsPerRequest(pool, requestScope);
+    const scope = { statements: 0 };
+    const inRequest = <T>(fn: () => T): T => withStatementScope(scope, fn);
+    const other = 36_037;
+    await holder.query(`SELECT pg_advisory_lock(${LOCK}), pg_advisory_lock(${other})`);
+    const checkedOutHere: Promise<pg.PoolClient>[] = [];
+    try {
+      // the request's 4: three wait for LOCK, one for `other`
+      const held = inRequest(() => [...Array.from({ length: 3 }, () => pool.query(WAIT)), pool.query(`SELECT pg_advisory_xact_lock_shared(${other})`)]);
+      await untilWaiters(CONNECTIONS_PER_REQUEST);
+      // outside the request: the pool's fifth connection held, and another caller queued for the next one
+      checkedOutHere.push(pool.connect());
+      await checkedOutHere[0];
+      checkedOutHere.push(pool.connect());
+      const started = Date.now();
+      const fifth = inRequest(() => pool.query('SELECT 1')).then(() => 'answered', (error: Error) => error.message);
+      await new Promise((resolve) => setTimeout(resolve, LIMIT * 0.6));
+      // one of the request's statements ends: its permit goes to the fifth, its connection to the queued caller
+      await holder.query(`SELECT pg_advisory_unlock(${other})`);
+      expect(await fifth).toBe('timeout exceeded when trying to connect');
+      const waited = Date.now() - started;
+      expect(waited).toBeGreaterThanOrEqual(LIMIT - 50);
+      expect(waited).toBeLessThan(LIMIT * 1.45); // one wait of LIMIT, not a permit's 0.6 then a pool's 1.0
+      await holder.query(`SELECT pg_advisory_unlock(${LOCK})`);
+      await Promise.all(held);
+    } finally {
+      await holder.query(`SELECT pg_advisory_unlock_all()`);
+      for (const client of await Promise.all(checkedOutHere)) client.release();
       await pool.end();
     }
   });
