@@ -34,6 +34,8 @@ export interface AppOptions {
   lotSweep?: ExpirySweeperOptions;
   /** LEDGER_SUBSCRIPTION_BUFFER: events a subscription may fall behind before its connection is closed (1013). */
   subscriptionBuffer?: number;
+  /** Subscription sockets' keep-alive (KEEP_ALIVE_MS when absent; 0: none): tests whose subscriber reads nothing on purpose. */
+  subscriptionKeepAliveMs?: number;
   /** Outbound webhooks (LEDGER_WEBHOOK_*); DEFAULTS.webhooks (src/config.ts) when absent. */
   webhooks?: WebhookOptions;
   /** Posting batches in the database at once; DEFAULTS.postingPipeline (src/config.ts) when absent. */
@@ -88,7 +90,7 @@ async function assemble(options: AppOptions, services: Services, notificationsOp
     metrics: services.metrics,
     cors: new Cors(options.corsOrigins),
   });
-  const subscriptions = attachSubscriptionServer(server, { schema: graphql.schema, services, limits: graphQLLimits(options.graphqlMaxCost), logger });
+  const subscriptions = attachSubscriptionServer(server, { schema: graphql.schema, services, limits: graphQLLimits(options.graphqlMaxCost), logger, keepAliveMs: options.subscriptionKeepAliveMs });
   await notificationsOpened;
   services.calls.start();
   services.expirySweeper.start();
