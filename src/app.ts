@@ -35,6 +35,8 @@ export interface AppOptions {
   lotSweep?: ExpirySweeperOptions;
   /** LEDGER_SUBSCRIPTION_BUFFER: events a subscription may fall behind before its connection is closed (1013). */
   subscriptionBuffer?: number;
+  /** Subscription sockets' keep-alive (KEEP_ALIVE_MS when absent; 0: none): tests whose subscriber reads nothing on purpose. */
+  subscriptionKeepAliveMs?: number;
   /** Outbound webhooks (LEDGER_WEBHOOK_*); DEFAULTS.webhooks (src/config.ts) when absent. */
   webhooks?: WebhookOptions;
   /** Posting batches in the database at once; DEFAULTS.postingPipeline (src/config.ts) when absent. */
@@ -92,7 +94,7 @@ async function assemble(options: AppOptions, services: Services, notificationsOp
     cors: new Cors(options.corsOrigins),
     streamStallMs: options.streamStallMs ?? DEFAULTS.streamStallMs,
   });
-  const subscriptions = attachSubscriptionServer(server, { schema: graphql.schema, services, limits: graphQLLimits(options.graphqlMaxCost), logger });
+  const subscriptions = attachSubscriptionServer(server, { schema: graphql.schema, services, limits: graphQLLimits(options.graphqlMaxCost), logger, keepAliveMs: options.subscriptionKeepAliveMs });
   await notificationsOpened;
   services.calls.start();
   services.expirySweeper.start();

@@ -6,7 +6,16 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * optional `x-sql-statements` response header.
  */
 export interface StatementScope {
+  /** Every statement sent for the request. */
   statements: number;
+  /**
+   * Those of them sent while the request was admitted (asAdmission: its key looked up, its call
+   * counted). Those caches refresh on whichever request finds them stale, so this part of a
+   * request's cost depends on the clock; what the request then did does not.
+   */
+  admission?: number;
+  /** Set while the request is admitted. */
+  admitting?: boolean;
 }
 
 const storage = new AsyncLocalStorage<StatementScope>();
@@ -28,9 +37,24 @@ export function instrumentClient(client: Queryable): void {
   const original = client.query.bind(client);
   client.query = (...args: any[]) => {
     const scope = storage.getStore();
-    if (scope) scope.statements += 1;
+    if (scope) {
+      scope.statements += 1;
+      if (scope.admitting) scope.admission = (scope.admission ?? 0) + 1;
+    }
     return original(...args);
   };
+}
+
+/** Runs `fn` as the admission of the caller's request (authentication, the call quota): its statements are counted apart as well. */
+export async function asAdmission<T>(fn: () => Promise<T>): Promise<T> {
+  const scope = storage.getStore();
+  if (!scope) return fn();
+  scope.admitting = true;
+  try {
+    return await fn();
+  } finally {
+    scope.admitting = false;
+  }
 }
 
 /**

@@ -6,7 +6,7 @@ import { secretMatches } from '../domain/auth/secret-match.js';
 import type { CallCounter } from '../domain/auth/call-counter.js';
 import { LedgerError, validationError } from '../domain/errors.js';
 import { fingerprint, type IdempotencyService } from '../domain/idempotency/idempotency.service.js';
-import { withStatementScope, type StatementScope } from '../db/statement-counter.js';
+import { asAdmission, withStatementScope, type StatementScope } from '../db/statement-counter.js';
 import type { Logger } from '../logger.js';
 import { readJsonBody } from './body.js';
 import { readQuery } from './query.js';
@@ -90,7 +90,10 @@ async function handle(deps: HttpDeps, router: Router, req: IncomingMessage, res:
     ...deps.cors.responseHeaders(req),
     ...reply.headers,
   };
-  if (deps.exposeStatementCount) headers['x-sql-statements'] = scope.statements;
+  if (deps.exposeStatementCount) {
+    headers['x-sql-statements'] = scope.statements;
+    headers['x-sql-admission-statements'] = scope.admission ?? 0;
+  }
   res.writeHead(reply.status, headers);
   res.end(req.method === 'HEAD' ? undefined : payload);
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
@@ -149,8 +152,11 @@ async function dispatch(deps: HttpDeps, router: Router, req: IncomingMessage, re
 
   let principal = undefined as unknown as Principal;
   if (auth === 'api_key') {
-    principal = await deps.apiKeys.authenticate(header(req, 'api_key'));
-    await deps.calls.admit(principal.ownerId, principal.plan.api_calls_per_day);
+    principal = await asAdmission(async () => {
+      const admitted = await deps.apiKeys.authenticate(header(req, 'api_key'));
+      await deps.calls.admit(admitted.ownerId, admitted.plan.api_calls_per_day);
+      return admitted;
+    });
   } else if (auth === 'admin') {
     if (!deps.adminToken) throw new LedgerError('not_found', 'route not found');
     if (!secretMatches(deps.adminToken, header(req, 'admin_token'))) throw new LedgerError('unauthorized', 'missing or wrong admin_token header');

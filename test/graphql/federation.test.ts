@@ -6,6 +6,7 @@ import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
 import { fundedProject, transfer, type FundedProject } from '../support/fixtures.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { statementsOf } from '../support/statements.js';
 
 /**
  * A second subgraph, defined here, extends the ledger's Wallet with a field of its own and
@@ -14,7 +15,7 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
  */
 interface GatewayContext {
   apiKey: string;
-  /** x-sql-statements of each ledger subgraph fetch. */
+  /** The statements of each ledger subgraph fetch (test/support/statements.ts). */
   ledgerStatements: number[];
 }
 
@@ -75,8 +76,7 @@ beforeAll(async () => {
           if (context.apiKey) request.http?.headers.set('api_key', context.apiKey);
         },
         didReceiveResponse({ response, context }) {
-          const statements = response.http?.headers.get('x-sql-statements');
-          if (name === 'ledger' && statements) context.ledgerStatements?.push(Number(statements)); // no context while composing
+          if (name === 'ledger' && response.http) context.ledgerStatements?.push(statementsOf(response.http)); // no context while composing
           return response;
         },
       }),

@@ -41,7 +41,7 @@ export interface TestApp {
 
 /** The real service, in process, on a fresh database and a random port. */
 export async function startTestApp(
-  options: { databaseUrl?: string; graphqlMaxCost?: number; graphqlSqlPlans?: boolean; corsOrigins?: string; metricsToken?: string; lotSweep?: ExpirySweeperOptions; webhooks?: WebhookOptions; subscriptionBuffer?: number; postingPipeline?: number; statementTimeoutMs?: number; graphqlSchema?: GraphQLSchema; streamStallMs?: number; poolSize?: number } = {},
+  options: { databaseUrl?: string; graphqlMaxCost?: number; graphqlSqlPlans?: boolean; corsOrigins?: string; metricsToken?: string; lotSweep?: ExpirySweeperOptions; webhooks?: WebhookOptions; subscriptionBuffer?: number; subscriptionKeepAliveMs?: number; postingPipeline?: number; statementTimeoutMs?: number; graphqlSchema?: GraphQLSchema; streamStallMs?: number; poolSize?: number } = {},
 ): Promise<TestApp> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
@@ -58,6 +58,7 @@ export async function startTestApp(
     metricsToken: options.metricsToken,
     lotSweep: options.lotSweep,
     subscriptionBuffer: options.subscriptionBuffer,
+    subscriptionKeepAliveMs: options.subscriptionKeepAliveMs,
     webhooks: options.webhooks,
     postingPipeline: options.postingPipeline,
     graphqlSchema: options.graphqlSchema,

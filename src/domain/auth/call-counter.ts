@@ -2,6 +2,7 @@ import type { CallCountRepository, CallIncrement } from './call-count.repository
 import { LedgerError } from '../errors.js';
 import type { Logger } from '../../logger.js';
 import { realTimer } from '../shared/timer.js';
+import { outsideStatementScope } from '../../db/statement-counter.js';
 
 interface Entry {
   day: string;
@@ -213,11 +214,14 @@ export class CallCounter {
     if (at >= this.timerAt) return;
     this.clearTimer();
     this.timerAt = at;
-    this.cancelTimer = realTimer(() => {
-      this.cancelTimer = undefined;
-      this.timerAt = Infinity;
-      void this.flush();
-    }, Math.max(0, at - this.now()));
+    // armed by a call, the timer would run in that request's scope: the send is background work
+    this.cancelTimer = outsideStatementScope(() =>
+      realTimer(() => {
+        this.cancelTimer = undefined;
+        this.timerAt = Infinity;
+        void this.flush();
+      }, Math.max(0, at - this.now())),
+    );
   }
 
   private clearTimer(): void {

@@ -29,6 +29,12 @@ export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 100;
 export const MAX_SOCKETS_PER_OWNER = 100;
 /** A socket that sends no connection_init within this long is closed with 4408 (CONTRACT §18). */
 export const INIT_WAIT_MS = 3_000;
+/**
+ * Every this long each socket is pinged, and one that has not answered by the next ping is
+ * terminated (graphql-ws's keep-alive, its default made explicit): a peer that is gone, or that
+ * reads nothing, holds no socket and no buffers for long.
+ */
+export const KEEP_ALIVE_MS = 12_000;
 
 /** One authenticated connection. */
 interface Session {
@@ -48,6 +54,8 @@ export interface SubscriptionServerOptions {
   services: Services;
   limits: GraphQLLimits;
   logger: Logger;
+  /** KEEP_ALIVE_MS unless given; 0: no keep-alive. */
+  keepAliveMs?: number;
 }
 
 export interface SubscriptionServer {
@@ -142,6 +150,7 @@ export function attachSubscriptionServer(server: Server, options: SubscriptionSe
       },
     },
     wss,
+    options.keepAliveMs ?? KEEP_ALIVE_MS,
   );
 
   async function authenticate(ctx: ConnectionContext): Promise<Session | null> {

@@ -2,6 +2,7 @@ import { openDatabase, type Database } from '../../../src/db/database.js';
 import { CallCounter, EXACT_WITHIN, ROUND_MAX_MS, ROUND_MIN_MS, ROUND_RATE_PER_MS, roundMs } from '../../../src/domain/auth/call-counter.js';
 import { CallCountRepository, type CallIncrement } from '../../../src/domain/auth/call-count.repository.js';
 import { createLogger } from '../../../src/logger.js';
+import { requestScope, withStatementScope, type StatementScope } from '../../../src/db/statement-counter.js';
 import { createTestDatabase } from '../../support/database.js';
 
 /**
@@ -19,6 +20,8 @@ afterAll(() => db.close());
 /** The real repository, counting the statements it sends. */
 class CountingRepository extends CallCountRepository {
   statements = 0;
+  /** Called with the request scope each send of a round runs in. */
+  onSend?: (scope: StatementScope | undefined) => void;
   override load(ownerId: string, day: string): Promise<number> {
     this.statements += 1;
     return super.load(ownerId, day);
@@ -29,6 +32,7 @@ class CountingRepository extends CallCountRepository {
   }
   override addAll(increments: CallIncrement[]): Promise<Map<string, number>> {
     this.statements += 1;
+    this.onSend?.(requestScope());
     return super.addAll(increments);
   }
 }
@@ -86,6 +90,26 @@ describe('CallCounter rounds', () => {
       await calls.admit('rounds-near', limit);
       expect(calls.nextSendAt()).toBe(clock + roundMs(limit, 2));
       expect(roundMs(limit, 2)).toBeLessThan(ROUND_MAX_MS);
+    } finally {
+      await calls.stop();
+    }
+  });
+
+  it('sends a round armed by a call outside that call’s request: background work, neither its statement nor its connection', async () => {
+    clock = Date.now();
+    const { repository, calls } = instance();
+    const sentIn = new Promise<StatementScope | undefined>((resolve) => (repository.onSend = resolve));
+    calls.start();
+    try {
+      const limit = EXACT_WITHIN + 100 * ROUND_RATE_PER_MS; // the shortest round: the send is armed 100 ms ahead
+      const scope: StatementScope = { statements: 0 };
+      await withStatementScope(scope, async () => {
+        await calls.admit('rounds-scope', limit); // loads the count: this request's statement
+        await calls.admit('rounds-scope', limit); // admitted in memory: arms the round's send
+      });
+      expect(calls.nextSendAt()).not.toBeNull();
+      expect(await sentIn).toBeUndefined();
+      expect(scope.statements).toBe(1);
     } finally {
       await calls.stop();
     }

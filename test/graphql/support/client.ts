@@ -1,7 +1,7 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
 import type { HttpResult, TestApp } from '../../support/test-app.js';
-import { statementsOf } from './statements.js';
+import { statementsOf } from '../../support/statements.js';
 
 export interface GraphQLErrorBody {
   message: string;
