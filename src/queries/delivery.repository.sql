@@ -105,9 +105,11 @@ COMMIT;
 
 -- DeliveryRepository.markLanes
 /* webhook-worker */
-  WITH target AS (
+  WITH prompt AS (SELECT * FROM unnest($2::uuid[], $3::timestamptz[]) AS p(id, since)),
+  target AS (
     SELECT w.id, w.id = ANY ($1::uuid[]) AS failing FROM webhook_endpoints w
-     WHERE (w.id = ANY ($1::uuid[]) AND w.failing_since IS NULL) OR (w.id = ANY ($2::uuid[]) AND w.failing_since IS NOT NULL)
+     WHERE (w.id = ANY ($1::uuid[]) AND w.failing_since IS NULL)
+        OR EXISTS (SELECT 1 FROM prompt p WHERE p.id = w.id AND w.failing_since < p.since)
      ORDER BY w.id
        FOR NO KEY UPDATE OF w
   )

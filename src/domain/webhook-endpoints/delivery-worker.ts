@@ -114,7 +114,8 @@ export class DeliveryWorker {
   private readonly slots: Record<Lane, number>;
   private readonly promptMs: number;
   /** Endpoints seen failing, or prompt again, since the last pass: written to webhook_endpoints by the next one. */
-  private readonly laneMarks = new Map<string, Lane>();
+  /** Per endpoint, the lane its latest attempt showed, and when that attempt began (a `prompt` mark clears only older `failing` ones). */
+  private readonly laneMarks = new Map<string, { lane: Lane; since: Date }>();
   private readonly unsubscribers: (() => void)[] = [];
   private readonly listeners = new Set<(report: AttemptReport) => void>();
   private readonly counters: Omit<DeliveryWorkerStats, 'lanes'> = { inFlight: 0, succeeded: 0, failed: 0, abandoned: 0 };
@@ -256,8 +257,8 @@ export class DeliveryWorker {
   }
 
   /** Notes an endpoint's lane as its latest attempt showed it; the next pass writes it for every instance. */
-  private markLane(endpointId: string, lane: Lane): void {
-    this.laneMarks.set(endpointId, lane);
+  private markLane(endpointId: string, lane: Lane, since = new Date()): void {
+    this.laneMarks.set(endpointId, { lane, since });
   }
 
   /**
@@ -265,8 +266,8 @@ export class DeliveryWorker {
    * 2xx promptly is prompt again; a prompt one that failed is failing (one that ran past the prompt
    * time was marked when it left the prompt lane).
    */
-  private noteLane(job: ClaimedJob, lane: Lane, prompt: boolean): void {
-    if (prompt && job.lane === 'failing') this.markLane(job.endpointId, 'prompt');
+  private noteLane(job: ClaimedJob, lane: Lane, prompt: boolean, startedAt: Date): void {
+    if (prompt && job.lane === 'failing') this.markLane(job.endpointId, 'prompt', startedAt);
     else if (!prompt && lane === 'prompt') this.markLane(job.endpointId, 'failing');
   }
 
@@ -275,7 +276,10 @@ export class DeliveryWorker {
     const marks = [...this.laneMarks];
     this.laneMarks.clear();
     try {
-      await this.repository.markLanes(marks.filter(([, l]) => l === 'failing').map(([id]) => id), marks.filter(([, l]) => l === 'prompt').map(([id]) => id));
+      await this.repository.markLanes(
+        marks.filter(([, m]) => m.lane === 'failing').map(([id]) => id),
+        marks.filter(([, m]) => m.lane === 'prompt').map(([id, m]) => ({ id, since: m.since })),
+      );
     } catch (err) {
       // kept for the next pass, unless an attempt ended since and marked the endpoint afresh
       for (const [id, l] of marks) if (!this.laneMarks.has(id)) this.laneMarks.set(id, l);
@@ -343,7 +347,7 @@ export class DeliveryWorker {
       clearTimeout(leavePromptLane);
       this.sending -= 1;
       this.load[lane].add(job.ownerId, job.projectId, -1);
-      if (result && !result.aborted) this.noteLane(job, lane, result.ok && Date.now() - startedAt.getTime() < this.promptMs);
+      if (result && !result.aborted) this.noteLane(job, lane, result.ok && Date.now() - startedAt.getTime() < this.promptMs, startedAt);
       this.wake(); // the pass it runs writes the lane noted
     }
     if (result.aborted) return this.repository.release([job]);

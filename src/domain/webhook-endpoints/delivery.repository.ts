@@ -243,18 +243,22 @@ export class DeliveryRepository {
    * failing lane answered 2xx promptly) back. Rows already where they belong are not touched;
    * the others are locked in id order, so two instances marking the same endpoints never deadlock.
    */
-  async markLanes(failing: readonly string[], prompt: readonly string[]): Promise<void> {
+  async markLanes(failing: readonly string[], prompt: readonly { id: string; since: Date }[]): Promise<void> {
     if (failing.length === 0 && prompt.length === 0) return;
+    // a prompt answer clears only a failing mark older than its attempt: a late mark from an attempt
+    // that began before another instance saw the endpoint fail leaves that newer evidence standing
     await this.db.query(
       `${WORKER_SQL_TAG}
-       WITH target AS (
+       WITH prompt AS (SELECT * FROM unnest($2::uuid[], $3::timestamptz[]) AS p(id, since)),
+       target AS (
          SELECT w.id, w.id = ANY ($1::uuid[]) AS failing FROM webhook_endpoints w
-          WHERE (w.id = ANY ($1::uuid[]) AND w.failing_since IS NULL) OR (w.id = ANY ($2::uuid[]) AND w.failing_since IS NOT NULL)
+          WHERE (w.id = ANY ($1::uuid[]) AND w.failing_since IS NULL)
+             OR EXISTS (SELECT 1 FROM prompt p WHERE p.id = w.id AND w.failing_since < p.since)
           ORDER BY w.id
             FOR NO KEY UPDATE OF w
        )
        UPDATE webhook_endpoints w SET failing_since = CASE WHEN t.failing THEN now() END FROM target t WHERE w.id = t.id`,
-      [failing, prompt],
+      [failing, prompt.map((p) => p.id), prompt.map((p) => p.since)],
     );
   }
 
@@ -344,7 +348,7 @@ export const SQL_SAMPLES = sqlSamples({
     fanOut: (r) => r.fanOut(100),
     earliestDue: (r) => r.earliestDue(),
     claim: (r) => r.claim({ perEndpoint: 4, lanes: { prompt: { ...LANE, load: new LaneLoad() }, failing: { ...LANE, load: new LaneLoad() } } }, SAMPLE.id, 30_000),
-    markLanes: (r) => r.markLanes([SAMPLE.id], []),
+    markLanes: (r) => r.markLanes([SAMPLE.id], [{ id: SAMPLE.id, since: SAMPLE.at }]),
     record: (r) => r.record([{ job: JOB, startedAt: SAMPLE.at, status: 'failed', responseStatus: 500, error: null, retryInMs: 1000 }]),
     release: (r) => r.release([JOB]),
   },

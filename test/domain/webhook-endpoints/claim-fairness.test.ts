@@ -113,7 +113,14 @@ describe('failing endpoints are served apart from prompt ones (CONTRACT §18)', 
     expect(failingOnly).toHaveLength(3);
     for (const job of failingOnly) expect([job.ownerId, job.lane]).toEqual([failing.ownerId, 'failing']);
 
-    await repository.markLanes([], failingEndpoints);
+    // a late prompt answer from an attempt that began before the endpoint was marked failing (another
+    // instance's, say) leaves the newer failing mark standing
+    const markedAt = (await t.db.query<{ at: Date }>(`SELECT min(failing_since) AS at FROM webhook_endpoints WHERE id = ANY ($1::uuid[])`, [failingEndpoints]))[0].at;
+    await repository.markLanes([], failingEndpoints.map((id) => ({ id, since: new Date(markedAt.getTime() - 1_000) })));
+    const still = await claim(limits({ prompt: { slots: 4, perOwner: 4 }, failing: { slots: 0 } }));
+    expect(still).toEqual([]);
+
+    await repository.markLanes([], failingEndpoints.map((id) => ({ id, since: new Date() })));
     const back = await claim(limits({ prompt: { slots: 4, perOwner: 4 }, failing: { slots: 4 } }));
     expect(back).toHaveLength(4);
     for (const job of back) expect(job.lane).toBe('prompt');
