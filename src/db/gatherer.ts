@@ -1,4 +1,3 @@
-import { sharedAcrossRequests } from './request-connections.js';
 interface Waiting<K, V> {
   key: K;
   resolve(value: V): void;
@@ -56,8 +55,7 @@ export class Gatherer<K, V> {
   /** Runs a batch and returns how to answer its keys. */
   private async runBatch(batch: Waiting<K, V>[]): Promise<() => void> {
     try {
-      // a batch answers many requests: it takes none of the starting request's connection permits
-      const values = await sharedAcrossRequests(() => this.run(batch.map((w) => w.key)));
+      const values = await this.run(batch.map((w) => w.key));
       return () => batch.forEach((w, i) => w.resolve(values[i]));
     } catch (error) {
       if (batch.length === 1 || this.options.splits?.(error) === false) return () => batch.forEach((w) => w.reject(error));
