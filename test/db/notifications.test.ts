@@ -65,7 +65,9 @@ describe('NotificationChannel', () => {
   });
 
   it('opens one connection however often it is started: the opening under way, or none once open', async () => {
-    const ours = async () => (await sender.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'ledger-notifications'`)).rows[0].n;
+    // this file's database only: test files running beside it open channels of their own on the same cluster
+    const ours = async () =>
+      (await sender.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'ledger-notifications' AND datname = current_database()`)).rows[0].n;
     const before = await ours();
     const channel = new NotificationChannel(url, createLogger('silent'));
     channels.push(channel);
