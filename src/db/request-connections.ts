@@ -18,15 +18,16 @@ class Permits {
    * Resolves once a permit is the caller's. `cancel` gives up the wait (the time-out below): true
    * when it did, false when the permit was granted already (then `taken` has resolved).
    */
-  take(): { taken: Promise<void>; cancel: () => boolean } {
+  take(): { immediate: boolean; taken: Promise<void>; cancel: () => boolean } {
     if (this.out < this.limit) {
       this.out += 1;
-      return { taken: Promise.resolve(), cancel: () => false };
+      return { immediate: true, taken: Promise.resolve(), cancel: () => false };
     }
     let grant!: () => void;
     const taken = new Promise<void>((resolve) => (grant = resolve));
     this.waiting.push(grant);
     return {
+      immediate: false,
       taken,
       cancel: () => {
         const at = this.waiting.indexOf(grant);
@@ -65,12 +66,13 @@ export function limitConnectionsPerRequest(pool: pg.Pool, requestOf: () => objec
   const waitLimit = (pool as unknown as { options: { connectionTimeoutMillis?: number } }).options.connectionTimeoutMillis;
 
   async function checkout(permits: Permits): Promise<pg.PoolClient> {
-    // one wait for one connection, the permit's and the pool's together: at most waitLimit in all
+    // one wait for one connection, the permit's and the pool's together: at most waitLimit in all.
+    // The usual case, a permit free at once, arms no timer: the pool's own time-out is the whole wait.
     const deadline = waitLimit ? Date.now() + waitLimit : undefined;
-    await permitted(permits, waitLimit);
+    const waited = await permitted(permits, waitLimit);
     let client: pg.PoolClient;
     try {
-      client = await (deadline === undefined ? connect() : connectBy(connect, deadline));
+      client = await (deadline === undefined || !waited ? connect() : connectBy(connect, deadline));
     } catch (error) {
       permits.give();
       throw error;
@@ -127,9 +129,11 @@ function connectBy(connect: Connect, deadline: number): Promise<pg.PoolClient> {
   );
 }
 
-async function permitted(permits: Permits, waitLimit: number | undefined): Promise<void> {
-  const { taken, cancel } = permits.take();
-  if (!waitLimit) return taken;
+/** Takes a permit, waiting at most `waitLimit`; answers whether it had to wait. */
+async function permitted(permits: Permits, waitLimit: number | undefined): Promise<boolean> {
+  const { immediate, taken, cancel } = permits.take();
+  if (immediate) return false;
+  if (!waitLimit) return taken.then(() => true);
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
@@ -141,4 +145,5 @@ async function permitted(permits: Permits, waitLimit: number | undefined): Promi
   } finally {
     clearTimeout(timer);
   }
+  return true;
 }
