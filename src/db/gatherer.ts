@@ -1,3 +1,4 @@
+import { sharedAcrossRequests } from './request-connections.js';
 interface Waiting<K, V> {
   key: K;
   resolve(value: V): void;
@@ -55,7 +56,8 @@ export class Gatherer<K, V> {
   /** Runs a batch and returns how to answer its keys. */
   private async runBatch(batch: Waiting<K, V>[]): Promise<() => void> {
     try {
-      const values = await this.run(batch.map((w) => w.key));
+      // a batch answers many requests: it takes none of the starting request's connection permits
+      const values = await sharedAcrossRequests(() => this.run(batch.map((w) => w.key)));
       return () => batch.forEach((w, i) => w.resolve(values[i]));
     } catch (error) {
       if (batch.length === 1 || this.options.splits?.(error) === false) return () => batch.forEach((w) => w.reject(error));

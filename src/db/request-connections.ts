@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
 
 /**
@@ -6,6 +7,19 @@ import type pg from 'pg';
  * 30 statements on 30 connections at once, the whole pool of one instance taken by one call.
  */
 export const CONNECTIONS_PER_REQUEST = 4;
+
+/**
+ * Work one request starts for many (a group commit's posting batch, a batch of posting lookups):
+ * it runs in the async context of whichever request happened to start its dispatch chain, but it
+ * is not that request's, so it takes none of its permits — else one request holding its 4 would
+ * hold up every other owner's postings batched behind it (found in review).
+ */
+const shared = new AsyncLocalStorage<true>();
+
+/** Runs `fn` as work shared between requests: its connections take no request's permits (they still come from the request pool). */
+export function sharedAcrossRequests<T>(fn: () => T): T {
+  return shared.run(true, fn);
+}
 
 /** A request's permits: at most `limit` connections out at once, the next ones waiting in order. */
 class Permits {
@@ -92,7 +106,7 @@ export function limitConnectionsPerRequest(pool: pg.Pool, requestOf: () => objec
 
   pool.connect = ((callback?: (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: Error | boolean) => void) => void) => {
     const request = requestOf();
-    if (request === undefined) return callback ? connect(callback) : connect();
+    if (request === undefined || shared.getStore()) return callback ? connect(callback) : connect();
     let permits = permitsOf.get(request);
     if (!permits) permitsOf.set(request, (permits = new Permits(perRequest)));
     const checkedOut = checkout(permits);

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { openDatabase, type Database } from '../../src/db/database.js';
-import { CONNECTIONS_PER_REQUEST, limitConnectionsPerRequest } from '../../src/db/request-connections.js';
+import { Gatherer } from '../../src/db/gatherer.js';
+import { CONNECTIONS_PER_REQUEST, limitConnectionsPerRequest, sharedAcrossRequests } from '../../src/db/request-connections.js';
 import { requestScope, withStatementScope } from '../../src/db/statement-counter.js';
 import { createLogger } from '../../src/logger.js';
 import { createTestDatabase } from '../support/database.js';
@@ -63,6 +64,26 @@ describe('request connections: at most 4 per request at once', () => {
     await expect(first).resolves.toHaveLength(10);
     await expect(second).resolves.toHaveLength(6);
     expect(checkedOut(db.pool)).toBe(0);
+  });
+
+  it('takes none of a request’s permits for work shared between requests (a batch its dispatch chain happened to start)', async () => {
+    await holder.query(`SELECT pg_advisory_lock(${LOCK})`);
+    try {
+      const scope = { statements: 0 };
+      // request A holds its 4 connections, all waiting for the lock
+      const a = withStatementScope(scope, () => Promise.all(everyWay(CONNECTIONS_PER_REQUEST)));
+      await untilWaiters(CONNECTIONS_PER_REQUEST);
+      // in A's context, a batch shared by many requests still gets a connection of the request pool
+      const lookups = new Gatherer<number, number>(async (keys) => (await db.query<{ n: number }>('SELECT unnest($1::int[]) AS n', [keys])).map((row) => row.n), { inFlight: 1, max: 10 });
+      const batched = withStatementScope(scope, () => Promise.all([lookups.load(1), lookups.load(2)]));
+      await expect(batched).resolves.toEqual([1, 2]);
+      await expect(withStatementScope(scope, () => sharedAcrossRequests(() => db.query<{ one: number }>('SELECT 1 AS one')))).resolves.toEqual([{ one: 1 }]);
+      expect(await lockWaiters()).toBe(CONNECTIONS_PER_REQUEST); // A's own statements still wait
+      await holder.query(`SELECT pg_advisory_unlock(${LOCK})`);
+      await expect(a).resolves.toHaveLength(CONNECTIONS_PER_REQUEST);
+    } finally {
+      await holder.query(`SELECT pg_advisory_unlock_all()`);
+    }
   });
 
   it('gives a connection’s permit back when its statement fails', async () => {

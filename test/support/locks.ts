@@ -25,9 +25,20 @@ export async function openLocker(databaseUrl: string): Promise<Locker> {
 export async function blockedBy(locker: Locker, timeoutMs = 10_000): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    await freshStatistics(locker);
     const rows = await locker.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid))', [locker.pid]);
     if (rows.length > 0) return rows[0].pid;
     if (Date.now() > deadline) throw new Error(`no backend waited on a lock of ${locker.pid} within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
+}
+
+/**
+ * Drops the locker's snapshot of pg_stat_activity. A transaction reads the statistics views from
+ * one snapshot taken at its first look (stats_fetch_consistency), and a locker polls from inside
+ * the transaction that holds its lock: without this, a backend that connected after the first
+ * poll is never seen (the pool of an instance often opens one just then).
+ */
+export async function freshStatistics(locker: Locker): Promise<void> {
+  await locker.query('SELECT pg_stat_clear_snapshot()');
 }

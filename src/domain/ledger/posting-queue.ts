@@ -1,3 +1,4 @@
+import { sharedAcrossRequests } from '../../db/request-connections.js';
 import type { PostingRepository } from './posting.repository.js';
 import { walletsOf, type PostingRequest, type PostingResult } from './ledger.types.js';
 import { isDeadlock, isStatementCut, rolledBack } from '../shared/error-translation.js';
@@ -117,7 +118,8 @@ export class PostingQueue {
   private start(batch: Waiting[]): void {
     this.inFlight += 1;
     for (const waiting of batch) for (const wallet of waiting.wallets) this.busy.add(wallet);
-    void this.postBatch(batch).then((outcome) => {
+    // a batch answers many requests: it takes none of the starting request's connection permits
+    void sharedAcrossRequests(() => this.postBatch(batch)).then((outcome) => {
       this.inFlight -= 1;
       if (outcome === 'cut') {
         this.retryAlone(batch);
@@ -145,7 +147,7 @@ export class PostingQueue {
     for (const waiting of batch) {
       const earlier = waiting.wallets.flatMap((wallet) => lastOn.get(wallet) ?? []);
       const done = Promise.all(earlier).then(async () => {
-        const outcome = await this.postBatch([waiting]);
+        const outcome = await sharedAcrossRequests(() => this.postBatch([waiting]));
         for (const wallet of waiting.wallets) {
           const remaining = left.get(wallet)! - 1;
           if (remaining > 0) left.set(wallet, remaining);

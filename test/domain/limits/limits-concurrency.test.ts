@@ -1,5 +1,5 @@
 import { fundedProject, type FundedProject } from '../../support/fixtures.js';
-import { openLocker, type Locker } from '../../support/locks.js';
+import { freshStatistics, openLocker, type Locker } from '../../support/locks.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 
 /**
@@ -113,6 +113,7 @@ describe('captures of holds aged out of a 60 s debit limit, racing with transfer
 async function waitersOn(locker: Locker, count: number): Promise<void> {
   const deadline = Date.now() + 20_000;
   for (;;) {
+    await freshStatistics(locker); // the locker is inside its transaction
     const rows = await locker.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE cardinality(pg_blocking_pids(pid)) > 0 AND datname = current_database()');
     if (rows[0].n >= count) return;
     if (Date.now() > deadline) throw new Error(`${rows[0].n} of ${count} backends waited on the locker's lock`);
