@@ -16,6 +16,19 @@ export const CONNECTIONS_PER_REQUEST = 4;
  */
 const shared = new AsyncLocalStorage<true>();
 
+/** A wait that began before the checkout (a long read's wait for its slot): the first checkout in its scope ends with it. */
+const earlierWait = new AsyncLocalStorage<{ deadline: number; spent: boolean }>();
+
+/**
+ * Runs `fn` so that its first request connection comes by `deadline` or fails as the pool's
+ * time-out does: a wait that began before `fn` (an export's or a verify's wait for a long-read
+ * slot) and the wait for its connection are one wait, at most 5 s in all (CONTRACT §18), not
+ * 5 s each. Only the first checkout: a verify's later chunks each wait as any statement does.
+ */
+export function firstConnectionBy<T>(deadline: number, fn: () => T): T {
+  return earlierWait.run({ deadline, spent: false }, fn);
+}
+
 /** Runs `fn` as work shared between requests: its connections take no request's permits (they still come from the request pool). */
 export function sharedAcrossRequests<T>(fn: () => T): T {
   return shared.run(true, fn);
@@ -82,11 +95,17 @@ export function limitConnectionsPerRequest(pool: pg.Pool, requestOf: () => objec
   async function checkout(permits: Permits): Promise<pg.PoolClient> {
     // one wait for one connection, the permit's and the pool's together: at most waitLimit in all.
     // The usual case, a permit free at once, arms no timer: the pool's own time-out is the whole wait.
-    const deadline = waitLimit ? Date.now() + waitLimit : undefined;
-    const waited = await permitted(permits, waitLimit);
+    let deadline = waitLimit ? Date.now() + waitLimit : undefined;
+    const earlier = earlierWait.getStore();
+    const continues = earlier !== undefined && !earlier.spent;
+    if (continues) {
+      earlier.spent = true;
+      deadline = Math.min(deadline ?? Infinity, earlier.deadline);
+    }
+    const waited = await permitted(permits, deadline === undefined ? undefined : Math.max(1, deadline - Date.now()));
     let client: pg.PoolClient;
     try {
-      client = await (deadline === undefined || !waited ? connect() : connectBy(connect, deadline));
+      client = await (deadline === undefined || !(waited || continues) ? connect() : connectBy(connect, deadline));
     } catch (error) {
       permits.give();
       throw error;

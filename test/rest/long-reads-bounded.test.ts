@@ -186,6 +186,45 @@ describe('caps on exports and verifies (CONTRACT §18)', () => {
       await slow.close();
     }
   }, 60_000);
+  it('a long read that waited for its slot waits for its connection only what is left of its 5 s: one wait, then 503 timeout', async () => {
+    const waiting = await fundedProject(t, { owner: 'bounded-one-wait' }, { customers: 0, systemBalance: 100 });
+    const slow = await startTestApp({ poolSize: POOL, streamStallMs: 30_000, databaseUrl: t.databaseUrl });
+    const held: pg.PoolClient[] = [];
+    try {
+      const openOn = (e: FundedProject) => {
+        const url = new URL(`${slow.baseUrl}/transactions/export?projectId=${e.projectId}`);
+        return new Promise<{ req: http.ClientRequest }>((resolve) => {
+          const req = http.get({ host: url.hostname, port: url.port, path: url.pathname + url.search, headers: { api_key: e.key }, agent: false }, (res) => {
+            res.once('data', () => (res.pause(), resolve({ req })));
+          });
+          req.on('error', () => undefined);
+        });
+      };
+      // the instance's two long-read slots, each with its connection
+      const first = [await openOn(big), await openOn(big)];
+      const started = performance.now();
+      const queued = slow.request('GET', `/transactions/export?projectId=${waiting.projectId}`, { key: waiting.key });
+      await until(() => slow.app.services.longReads.stats.waiting === 1, 'the export queued for a slot');
+      // its tenancy checked, it holds no connection while it waits: the pool's other 6 are taken here
+      held.push(...(await Promise.all(Array.from({ length: POOL - 2 }, () => slow.db.pool.connect()))));
+      await new Promise((resolve) => setTimeout(resolve, 3_000 - (performance.now() - started))); // three of its five seconds pass waiting for a slot
+      // the first export ends: its connection goes to the checkout queued here first, its slot to the waiting export,
+      // which finds the pool full
+      const takesTheConnection = slow.db.pool.connect();
+      first[0].req.destroy();
+      held.push(await takesTheConnection);
+      const res = await queued;
+      const waited = performance.now() - started;
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({ code: 'timeout', message: expect.any(String), details: {} });
+      expect(waited).toBeGreaterThanOrEqual(4_900);
+      expect(waited).toBeLessThan(6_500); // 5 s for the slot, then 5 s more for the pool, was 8 s here
+      first[1].req.destroy();
+    } finally {
+      for (const client of held) client.release();
+      await slow.close();
+    }
+  }, 30_000);
 });
 
 describe('every request waits at most 5 s for a connection (CONTRACT §18)', () => {

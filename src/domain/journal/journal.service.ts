@@ -1,7 +1,7 @@
 import type { Principal } from '../auth/api-key.service.js';
 import type { OwnershipService } from '../ownership/ownership.service.js';
 import { ProjectIdRule } from '../shared/ids.js';
-import type { LongReadSlots } from '../shared/long-read-slots.js';
+import { withinOneWait, type LongReadSlots } from '../shared/long-read-slots.js';
 import { checkField, checkInput } from '../shared/validation.js';
 import { SeqPageRules } from '../shared/paging.js';
 import type { JournalRepository } from './journal.repository.js';
@@ -33,9 +33,10 @@ export class JournalService {
   async verify(principal: Principal, projectId: number, signal?: AbortSignal): Promise<VerifyReport> {
     checkField('projectId', ProjectIdRule, projectId);
     await this.ownership.requireProject(principal, projectId);
+    const asked = Date.now();
     const release = await this.slots.enter(principal.ownerId, 'verify', signal);
     try {
-      return await this.verifier.verify(projectId, signal);
+      return await withinOneWait(asked, () => this.verifier.verify(projectId, signal));
     } finally {
       release();
     }

@@ -19,7 +19,7 @@ import {
   SearchLimitRule,
 } from './transaction-search.rules.js';
 import type { OwnershipService } from '../ownership/ownership.service.js';
-import type { LongReadSlots } from '../shared/long-read-slots.js';
+import { withinOneWait, type LongReadSlots } from '../shared/long-read-slots.js';
 import type { TransactionSearchRepository } from './transaction-search.repository.js';
 import type { ExportRange, ResolvedFilter, SearchPage, SearchQuery, Side } from './transaction-search.types.js';
 
@@ -69,10 +69,13 @@ export class TransactionSearchService {
     // tenancy (404) before the slot, as verify does: a request for no project of the caller's takes no
     // slot and is never 429 (the fuzz run's concurrent lanes saw 429 for unknown projects)
     await this.ownership.requireProject(principal, projectId);
+    const asked = Date.now();
     const release = await this.slots.enter(principal.ownerId, 'export', signal);
     let rows: Readable | null;
     try {
-      rows = await this.repository.openExport(principal.ownerId, projectId, range.since ?? null, range.until ?? null, { idleInTransactionMs: this.exportIdleMs, signal, onReleased: release });
+      rows = await withinOneWait(asked, () =>
+        this.repository.openExport(principal.ownerId, projectId, range.since ?? null, range.until ?? null, { idleInTransactionMs: this.exportIdleMs, signal, onReleased: release }),
+      );
     } catch (error) {
       release();
       throw error;

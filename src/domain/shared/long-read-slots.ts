@@ -1,3 +1,4 @@
+import { firstConnectionBy } from '../../db/request-connections.js';
 import { LedgerError } from '../errors.js';
 import { acquireTimeout } from './error-translation.js';
 import { realTimer, type Timer } from './timer.js';
@@ -16,6 +17,15 @@ export const longReadCapacity = (requestConnections: number): number => Math.max
 
 /** How long a long read waits for a slot when the instance's are taken: as any request waits for a connection (then 503 `timeout`). */
 export const SLOT_WAIT_MS = 5_000;
+
+/**
+ * Runs `fn`, a long read's first statement, so that the wait for its connection ends where the
+ * wait for its slot would have: the read asked at `asked`, and both waits together are the one
+ * wait of at most SLOT_WAIT_MS that any request has (CONTRACT §18), then 503 `timeout`.
+ */
+export function withinOneWait<T>(asked: number, fn: () => Promise<T>): Promise<T> {
+  return firstConnectionBy(asked + SLOT_WAIT_MS, fn);
+}
 
 /** Gives the slot back; a second call does nothing. */
 export type Release = () => void;
