@@ -48,7 +48,8 @@ export class JournalVerifier {
         checked += 1n;
         const { transaction } = entry;
         if (BigInt(entry.seq) !== checked || entry.prevHash !== prevHash || !transaction || entryHash(prevHash, transaction) !== entry.hash) {
-          next?.catch(() => undefined);
+          // the chunk read ahead ends first: its connection is back before the caller gives the slot back
+          await next?.catch(() => undefined);
           return broken(Number(checked), 'hash_mismatch', entry);
         }
         prevHash = entry.hash;

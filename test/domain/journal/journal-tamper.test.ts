@@ -117,6 +117,28 @@ describe('postings not journaled yet are no break', () => {
   });
 });
 
+describe('a verify that finds a break', () => {
+  it('returns once the chunk it read ahead is back: no statement of it outlives its long-read slot', async () => {
+    const { f, entries } = await history();
+    await t.db.query(`UPDATE transactions SET amount = amount + 1 WHERE id = $1`, [entries[2].transactionId]);
+    // chunks of 2 entries: the break at seq 3 is found in the second chunk while the third is being read
+    let reading = 0;
+    class SmallChunks extends JournalRepository {
+      override async entries(projectId: number, after: bigint, upTo: bigint): Promise<Awaited<ReturnType<JournalRepository['entries']>>> {
+        reading += 1;
+        try {
+          return await super.entries(projectId, after, upTo, 2);
+        } finally {
+          reading -= 1;
+        }
+      }
+    }
+    const report = await new JournalVerifier(new SmallChunks(t.db)).verify(f.projectId);
+    expect(report).toMatchObject({ ok: false, reason: 'hash_mismatch', seq: 3 });
+    expect(reading).toBe(0);
+  });
+});
+
 describe('npm run verify', () => {
   it('exit 0 and the report on stdout for a sound journal; 2 for usage or an unknown project', async () => {
     const { f, entries } = await history();
