@@ -207,7 +207,7 @@ describe('caps on exports and verifies (CONTRACT §18)', () => {
       await until(() => slow.app.services.longReads.stats.waiting === 1, 'the export queued for a slot');
       // its tenancy checked, it holds no connection while it waits: the pool's other 6 are taken here
       held.push(...(await Promise.all(Array.from({ length: POOL - 2 }, () => slow.db.pool.connect()))));
-      await new Promise((resolve) => setTimeout(resolve, 3_000 - (performance.now() - started))); // three of its five seconds pass waiting for a slot
+      await new Promise((resolve) => setTimeout(resolve, 4_000 - (performance.now() - started))); // four of its five seconds pass waiting for a slot
       // the first export ends: its connection goes to the checkout queued here first, its slot to the waiting export,
       // which finds the pool full
       const takesTheConnection = slow.db.pool.connect();
@@ -218,7 +218,9 @@ describe('caps on exports and verifies (CONTRACT §18)', () => {
       expect(res.status).toBe(503);
       expect(res.body).toEqual({ code: 'timeout', message: expect.any(String), details: {} });
       expect(waited).toBeGreaterThanOrEqual(4_900);
-      expect(waited).toBeLessThan(6_500); // 5 s for the slot, then 5 s more for the pool, was 8 s here
+      // two waits (4 s for the slot, then 5 s more for the pool) would be 9 s and more; the margin is the
+      // request's own work on a loaded machine (6.5 s seen under CI at load 25)
+      expect(waited).toBeLessThan(8_000);
       first[1].req.destroy();
     } finally {
       for (const client of held) client.release();
