@@ -63,8 +63,16 @@ DECLARE
   v_undeferred uuid[] := '{}';
   b_tx transactions[] := '{}';
   b_keys text[] := '{}';
+  v_grouped uuid[];
+  v_before balances[];
 BEGIN
-  PERFORM 1 FROM wallets WHERE id = ANY (p_from || p_to) ORDER BY id FOR NO KEY UPDATE;
+  -- with the locks, the wallets of the batch that are in a group (CONTRACT §29): none, and groups
+  -- cost nothing more; else their groups' sums move once per batch (wallet-groups/wallet_groups_*.sql)
+  SELECT array_agg(l.id) FILTER (WHERE l.group_id IS NOT NULL) INTO v_grouped
+    FROM (SELECT id, group_id FROM wallets WHERE id = ANY (p_from || p_to) ORDER BY id FOR NO KEY UPDATE) l;
+  IF v_grouped IS NOT NULL THEN
+    v_before := wallet_groups_watch(v_grouped);
+  END IF;
   v_now := clock_timestamp()::timestamptz(3);
   WHILE v_i <= v_n LOOP
     v_defer := coalesce(p_group[v_i] IS NULL AND p_kind[v_i] IN ('transfer', 'seed'), false)
@@ -135,6 +143,9 @@ BEGIN
   END LOOP;
   IF cardinality(b_tx) > 0 THEN
     PERFORM ledger_flush(b_tx);
+  END IF;
+  IF v_grouped IS NOT NULL THEN
+    PERFORM wallet_groups_roll(v_grouped, v_before);
   END IF;
 END
 $fn$;
