@@ -3,7 +3,7 @@ import type { Database } from '../../db/database.js';
 import { SAMPLE, sqlSamples } from '../../db/sql-samples.js';
 import { ownedBy } from '../ownership/ownership.sql.js';
 import { groupBalancesSql, groupBalancesAsOfSql, GROUP_COLUMNS, toGroup, toGroupBalance, type RawGroup, type RawGroupBalance } from './wallet-group.sql.js';
-import type { GroupBalanceView, SubgroupView, TreeRefusal, WalletGroupView } from './wallet-group.types.js';
+import type { GroupBalanceView, TreeRefusal, WalletGroupView } from './wallet-group.types.js';
 import { MAX_GROUP_DEPTH } from './wallet-group.rules.js';
 
 /**
@@ -190,16 +190,32 @@ export class WalletGroupRepository {
     return { rows: rows.map(toGroup), total: Number(count.n) };
   }
 
-  /** The direct subgroups of each group, oldest first. */
-  async subgroups(groups: readonly { projectId: number; id: string }[]): Promise<SubgroupView[]> {
+  /** The direct subgroups of each group, oldest first per parent. */
+  async subgroups(groups: readonly { projectId: number; id: string }[]): Promise<WalletGroupView[]> {
     if (groups.length === 0) return [];
-    return this.db.query<SubgroupView>(
-      `SELECT c.parent_id AS "parentId", c.id, c.name
+    const rows = await this.db.query<RawGroup>(
+      `SELECT ${GROUP_COLUMNS}
          FROM unnest($1::int[], $2::uuid[]) AS x (project_id, id)
-         JOIN wallet_groups c ON c.project_id = x.project_id AND c.parent_id = x.id
-        ORDER BY c.parent_id, c.seq`,
+         JOIN wallet_groups g ON g.project_id = x.project_id AND g.parent_id = x.id
+        ORDER BY g.parent_id, g.seq`,
       [groups.map((g) => g.projectId), groups.map((g) => g.id)],
     );
+    return rows.map(toGroup);
+  }
+
+  /** A keyset page (GraphQL): `limit` of the project's roots (or `parentId`'s children) after the group `afterSeq`, oldest first, with the total. */
+  async page(projectId: number, parentId: string | null, limit: number, afterSeq: string | null): Promise<{ rows: WalletGroupView[]; total: number }> {
+    const where = `g.project_id = $1 AND (($2::uuid IS NULL AND g.parent_id IS NULL) OR g.parent_id = $2::uuid)`;
+    const [rows, [count]] = await Promise.all([
+      this.db.query<RawGroup>(`SELECT ${GROUP_COLUMNS} FROM wallet_groups g WHERE ${where} AND ($3::bigint IS NULL OR g.seq > $3::bigint) ORDER BY g.seq LIMIT $4`, [
+        projectId,
+        parentId,
+        afterSeq,
+        limit,
+      ]),
+      this.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM wallet_groups g WHERE ${where}`, [projectId, parentId]),
+    ]);
+    return { rows: rows.map(toGroup), total: Number(count.n) };
   }
 
   /** Each group's current roll-up: its stored sums, one row per currency a wallet of the subtree holds. */
@@ -258,6 +274,7 @@ export const SQL_SAMPLES = sqlSamples({
     byIds: (r) => r.byIds(SAMPLE.owner, [SAMPLE.id]),
     list: (r) => r.list(SAMPLE.projectId, null, 20, 0),
     subgroups: (r) => r.subgroups([{ projectId: SAMPLE.projectId, id: SAMPLE.id }]),
+    page: (r) => r.page(SAMPLE.projectId, null, 21, null),
     balances: (r) => r.balances([{ projectId: SAMPLE.projectId, id: SAMPLE.id }]),
     balancesAsOf: (r) => r.balancesAsOf({ projectId: SAMPLE.projectId, id: SAMPLE.id }, SAMPLE.at),
     members: (r) => r.members({ projectId: SAMPLE.projectId, id: SAMPLE.id }, 20, null),

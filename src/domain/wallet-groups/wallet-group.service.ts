@@ -6,7 +6,7 @@ import { offsetOf, type Page } from '../shared/paging.js';
 import { checkField, checkInput } from '../shared/validation.js';
 import type { WalletGroupRepository } from './wallet-group.repository.js';
 import { CreateGroupRules, groupQuotaExceeded, ListGroupsRules, MAX_GROUP_DEPTH, MAX_GROUPS_PER_PROJECT, MemberRefRule, MembershipRules, UpdateGroupRules } from './wallet-group.rules.js';
-import type { CreateGroupInput, GroupBalanceView, ListGroupsInput, SubgroupView, TreeRefusal, UpdateGroupInput, WalletGroupDetail, WalletGroupView } from './wallet-group.types.js';
+import type { CreateGroupInput, GroupBalanceView, ListGroupsInput, TreeRefusal, UpdateGroupInput, WalletGroupDetail, WalletGroupView } from './wallet-group.types.js';
 
 type GroupRef = { projectId: number; id: string };
 
@@ -88,8 +88,15 @@ export class WalletGroupService {
     return this.groups.balancesAsOf(group, asOf);
   }
 
-  subgroupsOf(groups: readonly GroupRef[]): Promise<SubgroupView[]> {
+  subgroupsOf(groups: readonly GroupRef[]): Promise<WalletGroupView[]> {
     return this.groups.subgroups(groups);
+  }
+
+  /** A keyset page of the project's roots or of `parentId`'s children (GraphQL), `first + 1` rows to tell a next page. Errors: validation_error, not_found (project). */
+  async pageOf(principal: Principal, projectId: number, parentId: string | null, first: number, afterSeq: string | null): Promise<{ rows: WalletGroupView[]; total: number }> {
+    if (parentId !== null) checkField('parentId', UuidRule, parentId);
+    await this.project(principal, projectId);
+    return this.groups.page(projectId, parentId?.toLowerCase() ?? null, first + 1, afterSeq);
   }
 
   /** The group's own wallets, a page (ids, in wallet creation order). */

@@ -34,16 +34,10 @@ export interface GroupBalanceView {
   wallets: number;
 }
 
-/** A direct subgroup, as a group lists it. */
-export interface SubgroupView {
-  parentId: string;
-  id: string;
-  name: string;
-}
-
 export interface WalletGroupDetail extends WalletGroupView {
   balances: GroupBalanceView[];
-  groups: SubgroupView[];
+  /** Its direct subgroups, oldest first. */
+  groups: WalletGroupView[];
 }
 
 /** Why a tree change was refused (the service turns these into errors). */
