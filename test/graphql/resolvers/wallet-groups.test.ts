@@ -30,16 +30,16 @@ describe('wallet group mutations', () => {
     expect(wallet.data.wallet.group).toEqual({ id: child.id, name: 'Child', parent: { name: 'Root' } });
 
     const cycle = await gql(`mutation ($g: ID!, $p: ID!, $parent: ID) { updateWalletGroup(id: $g, projectId: $p, parentId: $parent) { id } }`, { g: root.id, p: projectId, parent: child.id });
-    expect(cycle.errors[0].extensions.code).toBe('validation_error');
+    expect(cycle.errors![0].extensions.code).toBe('validation_error');
     const toRoot = await gql(`mutation ($g: ID!, $p: ID!) { updateWalletGroup(id: $g, projectId: $p, parentId: null, name: "Alone") { ${GROUP} } }`, { g: child.id, p: projectId });
     expect(toRoot.data.updateWalletGroup).toMatchObject({ name: 'Alone', parent: null });
     const rootNow = await gql(`query ($id: ID!) { walletGroup(id: $id) { ${GROUP} } }`, { id: root.id });
     expect(rootNow.data.walletGroup).toMatchObject({ groups: [], balances: [] });
 
     const busy = await gql(`mutation ($g: ID!) { deleteWalletGroup(id: $g) { id deleted } }`, { g: child.id });
-    expect(busy.errors[0].extensions.code).toBe('conflict');
+    expect(busy.errors![0].extensions.code).toBe('conflict');
     const notIn = await gql(`mutation ($g: ID!, $w: String!, $p: ID!) { removeWalletFromGroup(id: $g, walletId: $w, projectId: $p) { id } }`, { g: root.id, w: p.customers[0].id, p: projectId });
-    expect(notIn.errors[0].extensions.code).toBe('not_found');
+    expect(notIn.errors![0].extensions.code).toBe('not_found');
     await gql(`mutation ($g: ID!, $w: String!, $p: ID!) { removeWalletFromGroup(id: $g, walletId: $w, projectId: $p) { id } }`, { g: child.id, w: p.customers[0].id, p: projectId });
     expect((await gql(`mutation ($g: ID!) { deleteWalletGroup(id: $g) { id deleted } }`, { g: child.id })).data.deleteWalletGroup).toEqual({ id: child.id, deleted: true });
 

@@ -117,7 +117,7 @@ describe('project → walletGroups → balances + groups → balances', () => {
     const other = await a.issueKey('groups-plan-other', 'enterprise');
     const foreign = await Promise.all([raw(a, other, query, { id: groups.Bergen }), raw(b, other, query, { id: groups.Bergen })]);
     expect(foreign[0].text).toBe(foreign[1].text);
-    expect(foreign[0].body.errors[0].extensions.code).toBe('not_found');
+    expect(foreign[0].body.errors![0].extensions.code).toBe('not_found');
   });
 
   it('asOf, parent, wallets and metadata are the resolvers’ (no plan), and answer', async () => {
