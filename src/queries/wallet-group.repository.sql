@@ -18,6 +18,14 @@ SELECT count(*)::int AS n FROM wallet_groups WHERE project_id = $1;
 SELECT path::text[] AS path, wallets::text AS wallets FROM wallet_groups WHERE project_id = $1 AND id = $2;
 
 -- WalletGroupRepository.create
+WITH g AS (
+    INSERT INTO wallet_groups (project_id, id, parent_id, name, metadata, path, created_at, updated_at)
+    SELECT $1, x.id, $2, $3, $4, $5::uuid[] || x.id, clock_timestamp()::timestamptz(3), clock_timestamp()::timestamptz(3)
+      FROM (SELECT gen_random_uuid() AS id) x
+    RETURNING *)
+  SELECT g.id, g.project_id, g.name, g.parent_id, g.metadata, cardinality(g.path) AS depth, g.wallets::text AS wallets, g.seq::text AS seq, g.created_at FROM g;
+
+-- WalletGroupRepository.create
 COMMIT;
 
 -- WalletGroupRepository.update
@@ -30,6 +38,35 @@ SELECT pg_advisory_xact_lock(hashtext('wallet_groups'), $1);
 SELECT path::text[] AS path, wallets::text AS wallets FROM wallet_groups WHERE project_id = $1 AND id = $2;
 
 -- WalletGroupRepository.update
+SELECT path::text[] AS path, wallets::text AS wallets FROM wallet_groups WHERE project_id = $1 AND id = $2;
+
+-- WalletGroupRepository.update
+SELECT max(cardinality(d.path))::int AS deepest FROM wallet_groups d WHERE d.project_id = $1 AND $2 = ANY (d.path);
+
+-- WalletGroupRepository.update
+WITH moves (group_id, sign) AS (SELECT g, -1 FROM unnest($2::uuid[]) g UNION ALL SELECT g, 1 FROM unnest($3::uuid[]) g),
+       net AS (SELECT m.group_id, sum(m.sign)::integer AS sign FROM moves m GROUP BY m.group_id HAVING sum(m.sign) <> 0),
+       counted AS (UPDATE wallet_groups g SET wallets = g.wallets + net.sign * $5::bigint FROM net WHERE g.project_id = $1 AND g.id = net.group_id RETURNING g.id),
+       source AS (SELECT b.asset_id, b.amount, b.held, b.holders FROM wallet_group_balances b WHERE b.project_id = $1 AND b.group_id = $4 AND b.holders > 0)
+  INSERT INTO wallet_group_balances AS s (project_id, group_id, asset_id, amount, held, holders)
+  SELECT $1, net.group_id, source.asset_id, net.sign * source.amount, net.sign * source.held, net.sign * source.holders
+    FROM net CROSS JOIN source
+   ORDER BY net.group_id, source.asset_id
+  ON CONFLICT (project_id, group_id, asset_id) DO UPDATE
+    SET amount = s.amount + EXCLUDED.amount, held = s.held + EXCLUDED.held, holders = s.holders + EXCLUDED.holders;
+
+-- WalletGroupRepository.update
+UPDATE wallet_groups d SET path = $3::uuid[] || d.path[$4:], parent_id = CASE WHEN d.id = $2 THEN $5 ELSE d.parent_id END,
+        updated_at = CASE WHEN d.id = $2 THEN clock_timestamp()::timestamptz(3) ELSE d.updated_at END
+  WHERE d.project_id = $1 AND $2 = ANY (d.path);
+
+-- WalletGroupRepository.update
+WITH g AS (
+    UPDATE wallet_groups SET name = coalesce($3, name), updated_at = clock_timestamp()::timestamptz(3)
+     WHERE project_id = $1 AND id = $2 RETURNING *)
+  SELECT g.id, g.project_id, g.name, g.parent_id, g.metadata, cardinality(g.path) AS depth, g.wallets::text AS wallets, g.seq::text AS seq, g.created_at FROM g;
+
+-- WalletGroupRepository.update
 COMMIT;
 
 -- WalletGroupRepository.delete
@@ -40,6 +77,15 @@ SELECT pg_advisory_xact_lock(hashtext('wallet_groups'), $1);
 
 -- WalletGroupRepository.delete
 SELECT path::text[] AS path, wallets::text AS wallets FROM wallet_groups WHERE project_id = $1 AND id = $2;
+
+-- WalletGroupRepository.delete
+SELECT 1 FROM wallet_groups c WHERE c.project_id = $1 AND c.parent_id = $2 LIMIT 1;
+
+-- WalletGroupRepository.delete
+DELETE FROM wallet_group_balances WHERE project_id = $1 AND group_id = $2;
+
+-- WalletGroupRepository.delete
+DELETE FROM wallet_groups WHERE project_id = $1 AND id = $2;
 
 -- WalletGroupRepository.delete
 COMMIT;
@@ -52,6 +98,27 @@ SELECT w.id, w.group_id FROM wallets w WHERE w.project_id = $1 AND (w.id = $2::u
   ORDER BY w.id = $2::uuid DESC NULLS LAST LIMIT 1 FOR NO KEY UPDATE;
 
 -- WalletGroupRepository.addWallet
+SELECT pg_advisory_xact_lock(hashtext('wallet_groups'), $1);
+
+-- WalletGroupRepository.addWallet
+SELECT path::text[] AS path, wallets::text AS wallets FROM wallet_groups WHERE project_id = $1 AND id = $2;
+
+-- WalletGroupRepository.addWallet
+WITH moves (group_id, sign) AS (SELECT g, -1 FROM unnest($2::uuid[]) g UNION ALL SELECT g, 1 FROM unnest($3::uuid[]) g),
+       net AS (SELECT m.group_id, sum(m.sign)::integer AS sign FROM moves m GROUP BY m.group_id HAVING sum(m.sign) <> 0),
+       counted AS (UPDATE wallet_groups g SET wallets = g.wallets + net.sign * $5::bigint FROM net WHERE g.project_id = $1 AND g.id = net.group_id RETURNING g.id),
+       source AS (SELECT b.asset_id, b.amount::numeric AS amount, b.held::numeric AS held, 1 AS holders FROM balances b WHERE b.wallet_id = $4)
+  INSERT INTO wallet_group_balances AS s (project_id, group_id, asset_id, amount, held, holders)
+  SELECT $1, net.group_id, source.asset_id, net.sign * source.amount, net.sign * source.held, net.sign * source.holders
+    FROM net CROSS JOIN source
+   ORDER BY net.group_id, source.asset_id
+  ON CONFLICT (project_id, group_id, asset_id) DO UPDATE
+    SET amount = s.amount + EXCLUDED.amount, held = s.held + EXCLUDED.held, holders = s.holders + EXCLUDED.holders;
+
+-- WalletGroupRepository.addWallet
+UPDATE wallets SET group_id = $3 WHERE project_id = $1 AND id = $2;
+
+-- WalletGroupRepository.addWallet
 COMMIT;
 
 -- WalletGroupRepository.removeWallet
@@ -68,7 +135,19 @@ SELECT pg_advisory_xact_lock(hashtext('wallet_groups'), $1);
 SELECT path::text[] AS path, wallets::text AS wallets FROM wallet_groups WHERE project_id = $1 AND id = $2;
 
 -- WalletGroupRepository.removeWallet
-COMMIT;
+WITH moves (group_id, sign) AS (SELECT g, -1 FROM unnest($2::uuid[]) g UNION ALL SELECT g, 1 FROM unnest($3::uuid[]) g),
+       net AS (SELECT m.group_id, sum(m.sign)::integer AS sign FROM moves m GROUP BY m.group_id HAVING sum(m.sign) <> 0),
+       counted AS (UPDATE wallet_groups g SET wallets = g.wallets + net.sign * $5::bigint FROM net WHERE g.project_id = $1 AND g.id = net.group_id RETURNING g.id),
+       source AS (SELECT b.asset_id, b.amount::numeric AS amount, b.held::numeric AS held, 1 AS holders FROM balances b WHERE b.wallet_id = $4)
+  INSERT INTO wallet_group_balances AS s (project_id, group_id, asset_id, amount, held, holders)
+  SELECT $1, net.group_id, source.asset_id, net.sign * source.amount, net.sign * source.held, net.sign * source.holders
+    FROM net CROSS JOIN source
+   ORDER BY net.group_id, source.asset_id
+  ON CONFLICT (project_id, group_id, asset_id) DO UPDATE
+    SET amount = s.amount + EXCLUDED.amount, held = s.held + EXCLUDED.held, holders = s.holders + EXCLUDED.holders;
+
+-- WalletGroupRepository.removeWallet
+ROLLBACK;
 
 -- WalletGroupRepository.byIds
 SELECT g.id, g.project_id, g.name, g.parent_id, g.metadata, cardinality(g.path) AS depth, g.wallets::text AS wallets, g.seq::text AS seq, g.created_at FROM wallet_groups g JOIN projects p ON p.id = g.project_id WHERE g.id = ANY ($1::uuid[]) AND p.owner_id = $2;

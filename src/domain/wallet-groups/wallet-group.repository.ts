@@ -261,16 +261,48 @@ export class WalletGroupRepository {
   }
 }
 
+const SAMPLE_ROOT = '00000000-0000-4000-8000-000000000001';
+const SAMPLE_WALLET = '00000000-0000-4000-8000-000000000002';
+
+/**
+ * The owner's project with two root groups (SAMPLE.id and SAMPLE_ROOT) and the wallet `alice`
+ * (optionally in SAMPLE.id) for the duration of `run`, so that a sample takes the method's main
+ * path (the empty database would stop it at a missing group); removed again after.
+ */
+async function withSampleTree(unrecorded: Database, member: boolean, run: () => Promise<unknown>): Promise<void> {
+  await unrecorded.query(`INSERT INTO owners (id, plan_code, subscription_code) VALUES ($1, 'free', 'free') ON CONFLICT (id) DO NOTHING`, [SAMPLE.owner]);
+  await unrecorded.query(`INSERT INTO projects (id, owner_id, name) VALUES ($1, $2, 'sample')`, [SAMPLE.projectId, SAMPLE.owner]);
+  await unrecorded.query(
+    `INSERT INTO wallet_groups (project_id, id, name, path, created_at, updated_at) VALUES ($1, $2, 'a', ARRAY[$2::uuid], now(), now()), ($1, $3, 'b', ARRAY[$3::uuid], now(), now())`,
+    [SAMPLE.projectId, SAMPLE.id, SAMPLE_ROOT],
+  );
+  await unrecorded.query(`INSERT INTO wallets (id, project_id, owner_id, address, type, group_id) VALUES ($1, $2, $3, 'alice', 'customer', $4)`, [
+    SAMPLE_WALLET,
+    SAMPLE.projectId,
+    SAMPLE.owner,
+    member ? SAMPLE.id : null,
+  ]);
+  try {
+    await run();
+  } finally {
+    await unrecorded.query(`DELETE FROM wallets WHERE project_id = $1`, [SAMPLE.projectId]);
+    await unrecorded.query(`DELETE FROM wallet_group_balances WHERE project_id = $1`, [SAMPLE.projectId]);
+    await unrecorded.query(`DELETE FROM wallet_groups WHERE project_id = $1 AND parent_id IS NOT NULL`, [SAMPLE.projectId]);
+    await unrecorded.query(`DELETE FROM wallet_groups WHERE project_id = $1`, [SAMPLE.projectId]);
+    await unrecorded.query(`DELETE FROM projects WHERE id = $1`, [SAMPLE.projectId]);
+  }
+}
+
 /** Sample calls: src/queries/wallet-group.repository.sql lists the SQL they send (`npm run sql:generate`, src/db/sql-samples.ts). */
 export const SQL_SAMPLES = sqlSamples({
   open: (db) => new WalletGroupRepository(db),
   calls: {
     projectOf: (r) => r.projectOf(SAMPLE.owner, SAMPLE.projectId),
-    create: (r) => r.create(SAMPLE.projectId, { name: 'Stores', parentId: SAMPLE.id, metadata: null }, 10_000),
-    update: (r) => r.update(SAMPLE.projectId, SAMPLE.id, { name: 'Shops', parentId: null }),
-    delete: (r) => r.delete(SAMPLE.projectId, SAMPLE.id),
-    addWallet: (r) => r.addWallet(SAMPLE.projectId, SAMPLE.id, 'alice', SAMPLE.id),
-    removeWallet: (r) => r.removeWallet(SAMPLE.projectId, SAMPLE.id, 'alice', SAMPLE.id),
+    create: (r, { unrecorded }) => withSampleTree(unrecorded, false, () => r.create(SAMPLE.projectId, { name: 'Stores', parentId: SAMPLE.id, metadata: null }, 10_000)),
+    update: (r, { unrecorded }) => withSampleTree(unrecorded, false, () => r.update(SAMPLE.projectId, SAMPLE.id, { name: 'Shops', parentId: SAMPLE_ROOT })),
+    delete: (r, { unrecorded }) => withSampleTree(unrecorded, false, () => r.delete(SAMPLE.projectId, SAMPLE_ROOT)),
+    addWallet: (r, { unrecorded }) => withSampleTree(unrecorded, false, () => r.addWallet(SAMPLE.projectId, SAMPLE.id, 'alice', SAMPLE_WALLET)),
+    removeWallet: (r, { unrecorded }) => withSampleTree(unrecorded, true, () => r.removeWallet(SAMPLE.projectId, SAMPLE.id, 'alice', SAMPLE_WALLET)),
     byIds: (r) => r.byIds(SAMPLE.owner, [SAMPLE.id]),
     list: (r) => r.list(SAMPLE.projectId, null, 20, 0),
     subgroups: (r) => r.subgroups([{ projectId: SAMPLE.projectId, id: SAMPLE.id }]),
