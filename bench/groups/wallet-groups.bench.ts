@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { expectStatus, fundedProject, type FundedProject } from '../../test/support/fixtures.js';
 import { startTestApp, type TestApp } from '../../test/support/test-app.js';
@@ -22,7 +23,9 @@ import { groupBalancesSql } from '../../src/domain/wallet-groups/wallet-group.sq
  *    see the same state of the machine.
  * 3. The posting routine alone: one `ledger_post` of a batch of 20 transfers, in wallets of no group
  *    and in wallets of depth-3 groups, alternating, timed on the database connection; the median
- *    of the per-pair ratios (a shared machine moves both sides of a pair alike).
+ *    of the per-pair ratios (a shared machine moves both sides of a pair alike). And, for wallets in
+ *    no group, this branch's ledger_post against the one before groups (e8be792's text, installed
+ *    under another name in the same database), alternating the same way.
  */
 const RUNS = 200;
 const ROUND_MS = 5_000;
@@ -174,9 +177,10 @@ describe('the posting routine alone, a batch of 20 transfers', () => {
     let parent: string | undefined;
     for (const name of ['Root', 'Region', 'Store']) parent = (await expectStatus(t.request('POST', '/wallet-groups', { key, body: { projectId: p.projectId, name, parentId: parent } }), 201)).group.id;
     for (const w of grouped) await expectStatus(t.request('PUT', `/wallet-groups/${parent}/wallets/${w}`, { key, body: { projectId: p.projectId } }), 200);
-    const batch = (wallets: string[]) =>
-      t.db.query(
-        `SELECT count(*) FROM ledger_post($1::text[], $2::int[], $3::uuid[], $4::uuid[], $5::uuid[], $6::bigint[], $7::text[], $8::int[], $9::uuid[], $10::text[], $11::json[], $12::int[]) WHERE code = 'ok'`,
+    const timeWith = async (routine: string, wallets: string[]) => {
+      const start = performance.now();
+      await t.db.query(
+        `SELECT count(*) FROM ${routine}($1::text[], $2::int[], $3::uuid[], $4::uuid[], $5::uuid[], $6::bigint[], $7::text[], $8::int[], $9::uuid[], $10::text[], $11::json[], $12::int[]) WHERE code = 'ok'`,
         [
           wallets.map(() => 'transfer'),
           wallets.map(() => p.projectId),
@@ -184,19 +188,12 @@ describe('the posting routine alone, a batch of 20 transfers', () => {
           wallets,
           wallets.map((_, i) => wallets[(i + 1) % wallets.length]),
           wallets.map(() => 1),
-          wallets.map(() => null),
-          wallets.map(() => null),
-          wallets.map(() => null),
-          wallets.map(() => null),
-          wallets.map(() => null),
-          wallets.map(() => null),
+          ...Array.from({ length: 6 }, () => wallets.map(() => null)),
         ],
       );
-    const time = async (wallets: string[]) => {
-      const start = performance.now();
-      await batch(wallets);
       return performance.now() - start;
     };
+    const time = (wallets: string[]) => timeWith('ledger_post', wallets);
     for (let i = 0; i < 50; i++) {
       await time(loose); // warm: plans cached, rows in memory
       await time(grouped);
@@ -212,6 +209,29 @@ describe('the posting routine alone, a batch of 20 transfers', () => {
       ratios.push(b / a);
     }
     const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+    // wallets in no group: this routine against the one before groups (its first statement was a PERFORM)
+    const before = execFileSync('git', ['show', 'e8be792:src/domain/ledger/ledger_post.sql'], { encoding: 'utf8' })
+      .replace(/^DROP FUNCTION.*$/m, '')
+      .replace('CREATE OR REPLACE FUNCTION ledger_post(', 'CREATE OR REPLACE FUNCTION ledger_post_before_groups(');
+    await t.db.query(before);
+    for (let i = 0; i < 50; i++) {
+      await timeWith('ledger_post_before_groups', loose);
+      await timeWith('ledger_post', loose);
+    }
+    const old: number[] = [];
+    const now: number[] = [];
+    const versus: number[] = [];
+    for (let i = 0; i < 400; i++) {
+      const [a, b] = i % 2 ? [await timeWith('ledger_post_before_groups', loose), await timeWith('ledger_post', loose)] : [await timeWith('ledger_post', loose), await timeWith('ledger_post_before_groups', loose)].reverse();
+      old.push(a);
+      now.push(b);
+      versus.push(b / a);
+    }
+    // the noise floor: the same routine on both sides of each pair
+    const same: number[] = [];
+    for (let i = 0; i < 400; i++) same.push((await timeWith('ledger_post', loose)) / (await timeWith('ledger_post', loose)));
+    log(`ledger_post against itself (the noise floor), 400 pairs: median per-pair ratio ${median(same).toFixed(3)}`);
+    log(`ledger_post, 20 transfers a batch in no group, 400 alternating pairs: before groups median ${median(old).toFixed(3)} ms; now median ${median(now).toFixed(3)} ms; median per-pair ratio ${median(versus).toFixed(3)}`);
     log(`ledger_post, 20 transfers a batch, 400 alternating pairs: no group median ${median(none).toFixed(3)} ms; groups of depth 3 median ${median(depth3).toFixed(3)} ms; median per-pair ratio ${median(ratios).toFixed(3)}`);
   }, 600_000);
 });

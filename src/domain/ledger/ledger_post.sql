@@ -32,6 +32,10 @@ DROP FUNCTION IF EXISTS ledger_post(integer[], uuid[], uuid[], uuid[], bigint[],
 -- * A refused element writes nothing and does not stop the others (outside its group).
 -- * Idempotency: an element carrying a request key that already posted answers that posting as
 --   it was (only if it is the same movement), and posts nothing again.
+-- * Wallet groups (CONTRACT §29): the wallets of the batch in a group are found with their locks;
+--   when there are any, their groups' running sums move by what their balances changed, once per
+--   group and currency at the end of the batch (wallet_groups_watch, wallet_groups_roll), in this
+--   same transaction. A batch without one runs nothing more.
 -- * Deferred writes: a transfer or seed outside a group leaves its transaction row and its event
 --   to this routine (ledger_move with p_defer), which writes the rows it holds in one statement
 --   each (ledger_flush) before any element that could read or precede them in the outbox runs (a

@@ -40,12 +40,12 @@ BEGIN
       busy := busy + 1;
       CONTINUE;
     END IF;
-    -- settled, not only expired: a hold of this wallet past its expiry that holds_sweep did not
-    -- reach (the wallet was busy then) releases its lots first, dated its expires_at, before any
-    -- later lot's expiry is posted
     IF v_group IS NOT NULL THEN -- its groups' sums follow (CONTRACT §29)
       v_before := wallet_groups_watch(ARRAY[v_due.wallet_id]);
     END IF;
+    -- settled, not only expired: a hold of this wallet past its expiry that holds_sweep did not
+    -- reach (the wallet was busy then) releases its lots first, dated its expires_at, before any
+    -- later lot's expiry is posted
     v_count := lots_settle(v_due.project_id, v_due.wallet_id, v_due.asset_id, v_now, p_limit - expired);
     IF v_group IS NOT NULL THEN
       PERFORM wallet_groups_roll(ARRAY[v_due.wallet_id], v_before);

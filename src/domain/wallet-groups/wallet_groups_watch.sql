@@ -9,6 +9,7 @@
 -- wallet_groups_roll reads are the ones these balances roll up into. Lock order: the wallet rows
 -- first (the caller), then the tree; a membership change takes them in the same order and a tree
 -- change takes no wallet row, so nothing waits in a circle.
+-- (The sweepers go on to lock further wallets after it, but with SKIP LOCKED: they never wait on one.)
 --
 -- Returns the wallets' balance rows as they are now, before the batch: wallet_groups_roll adds
 -- what changed since to every group on the way up, whatever changed it (movements, holds, lot
