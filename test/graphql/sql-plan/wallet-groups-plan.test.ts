@@ -84,6 +84,13 @@ describe('project → walletGroups → balances + groups → balances', () => {
     });
   });
 
+  it('through the resolvers, a constant number of statements whatever the number of groups read (DataLoaders)', async () => {
+    const one = await raw(b, key, NESTED, { id: String(p.projectId), first: 1 });
+    const all = await raw(b, key, NESTED, { id: String(p.projectId), first: 20 });
+    expect(all.body.data.project.walletGroups.edges).toHaveLength(3);
+    expect(all.statements).toBe(one.statements);
+  });
+
   it.each([
     ['page 1 of 2', { first: 2 }],
     ['an empty page', { first: 0 }],
