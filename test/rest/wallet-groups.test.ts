@@ -135,6 +135,31 @@ describe('balances over the whole subtree', () => {
   });
 });
 
+describe('PUT /wallet-groups/{id}', () => {
+  it('a move that would take the subtree deeper than 8 is 400; one that fits is made', async () => {
+    let chain: string | null = null;
+    const chainIds: string[] = [];
+    for (let depth = 1; depth <= 5; depth++) chainIds.push((chain = (await create(`chain ${depth}`, chain)).id));
+    let tall: string | null = null;
+    const tallIds: string[] = [];
+    for (let depth = 1; depth <= 4; depth++) tallIds.push((tall = (await create(`tall ${depth}`, tall)).id));
+    const deep = await move(tallIds[0], { parentId: chainIds[4] }); // 5 + 4 = 9 levels
+    expect([deep.status, deep.body.code]).toEqual([400, 'validation_error']);
+    await expectStatus(move(tallIds[0], { parentId: chainIds[3] }), 200); // 4 + 4 = 8
+    expect((await expectStatus(get(chainIds[3]), 200)).group.groups).toEqual([{ id: chainIds[4], name: 'chain 5' }, { id: tallIds[0], name: 'tall 1' }]);
+    const rename = await expectStatus(move(tallIds[3], { name: 'leaf' }), 200); // parentId absent: stays
+    expect(rename.group).toMatchObject({ name: 'leaf', parentId: tallIds[2] });
+  });
+
+  it('POST with an Idempotency-Key replays the first answer (§4)', async () => {
+    const body = { projectId: p.projectId, name: 'Once' };
+    const first = await t.request('POST', '/wallet-groups', { key: p.key, body, headers: { 'idempotency-key': 'group-once' } });
+    const again = await t.request('POST', '/wallet-groups', { key: p.key, body, headers: { 'idempotency-key': 'group-once' } });
+    expect(first.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+  });
+});
+
 describe('membership', () => {
   it('404 for a wallet of another project, a missing wallet, a missing group', async () => {
     const group = await create('Members');
