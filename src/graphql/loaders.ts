@@ -102,14 +102,14 @@ export function createLoaders(principal: Principal, services: Services): Loaders
     groupBalances: new DataLoader<GroupKey, GroupBalanceView[], string>(
       async (groups) => {
         const rows = await services.walletGroups.balancesOf(groups);
-        return groupByWallet(groups.map((group) => group.id), rows.map((row) => ({ ...row, walletId: row.groupId })));
+        return rowsPerKey(groups.map((group) => group.id), rows, (row) => row.groupId);
       },
       { cacheKeyFn: (group) => group.id },
     ),
     subgroups: new DataLoader<GroupKey, WalletGroupView[], string>(
       async (groups) => {
         const rows = await services.walletGroups.subgroupsOf(groups);
-        return groupByWallet(groups.map((group) => group.id), rows.map((row) => ({ ...row, walletId: row.parentId ?? '' })));
+        return rowsPerKey(groups.map((group) => group.id), rows, (row) => row.parentId);
       },
       { cacheKeyFn: (group) => group.id },
     ),
@@ -155,6 +155,18 @@ export function createLoaders(principal: Principal, services: Services): Loaders
       { cacheKeyFn: (key) => `${key.walletId}/${key.first}/${key.beforeSeq}` },
     ),
   };
+}
+
+/** `rows` under each of `keys`, in the keys' order ([] for a key without rows). */
+function rowsPerKey<T>(keys: readonly string[], rows: readonly T[], keyOf: (row: T) => string | null): T[][] {
+  const byKey = new Map<string | null, T[]>();
+  for (const row of rows) {
+    const key = keyOf(row);
+    const list = byKey.get(key);
+    if (list) list.push(row);
+    else byKey.set(key, [row]);
+  }
+  return keys.map((key) => byKey.get(key) ?? []);
 }
 
 /** For each key, how many keys with the same name came before it: the same wallet twice (two `after`) goes in another round. */

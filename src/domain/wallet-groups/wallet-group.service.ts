@@ -35,7 +35,7 @@ export class WalletGroupService {
     return { ...group, balances, groups };
   }
 
-  /** A project's roots, or `parentId`'s children, oldest first. Errors: validation_error, not_found (project, parent). */
+  /** A project's roots, or `parentId`'s children (none for an unknown parent), oldest first. Errors: validation_error, not_found (project). */
   async list(principal: Principal, query: ListGroupsInput): Promise<Page<WalletGroupView>> {
     const { projectId, parentId, page, limit } = checkInput(ListGroupsRules, query);
     await this.project(principal, projectId);
