@@ -61,6 +61,8 @@ import { AnalyticsService } from './domain/analytics/analytics.service.js';
 
 import { BalanceMonitorRepository } from './domain/monitors/monitor.repository.js';
 import { BalanceMonitorService } from './domain/monitors/monitor.service.js';
+import { WalletGroupRepository } from './domain/wallet-groups/wallet-group.repository.js';
+import { WalletGroupService } from './domain/wallet-groups/wallet-group.service.js';
 
 /** The domain services, built once per process and shared by REST, GraphQL and the CLI. */
 export interface Services {
@@ -112,6 +114,8 @@ export interface Services {
   webhookDeliveries: DeliveryWorker;
   /** Spending and earning limits (CONTRACT §19): definitions and usage; the check runs in the posting routines. */
   limits: LimitService;
+  /** Wallet groups (CONTRACT §29): the tree and memberships; the roll-up sums move in the posting routines. */
+  walletGroups: WalletGroupService;
 }
 
 /** Outbound webhooks: the settings of src/config.ts, and what tests may change besides. */
@@ -207,6 +211,7 @@ export async function createServices(db: Database, logger: Logger, options: { lo
     limits: new LimitService(new LimitRepository(db), postingRepository, ownership, wallets),
 
     balanceMonitors: new BalanceMonitorService(monitorRepository),
+    walletGroups: new WalletGroupService(new WalletGroupRepository(db)),
     db,
     metrics,
     notifications,

@@ -56,6 +56,8 @@ export const WalletSchema = defineEntity({
     address: p.text(),
     type: p.text(),
     status: p.text(),
+    /** Its wallet group (CONTRACT §29), changed only by WalletGroupRepository. */
+    groupId: p.uuid().nullable().persist(false),
     createdAt: p.datetime(3).onCreate(() => new Date()),
     updatedAt: p.datetime(3).onCreate(() => new Date()).onUpdate(() => new Date()),
   },

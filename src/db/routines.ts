@@ -51,6 +51,9 @@ export const ROUTINES = [
   { name: 'monitors_crossed', floor: 'monitor', file: 'src/domain/monitors/monitors_crossed.sql', calls: [] },
   { name: 'monitors_record', floor: 'monitor', file: 'src/domain/monitors/monitors_record.sql', calls: ['ledger_emit'] },
   { name: 'monitors_changed', floor: 'monitor', file: 'src/domain/monitors/monitors_changed.sql', calls: ['monitors_crossed', 'monitors_record'] },
+  // Wallet groups (CONTRACT §29): their running sums, kept around every batch that changes a grouped wallet's balances.
+  { name: 'wallet_groups_watch', floor: 'effect', file: 'src/domain/wallet-groups/wallet_groups_watch.sql', calls: [] },
+  { name: 'wallet_groups_roll', floor: 'effect', file: 'src/domain/wallet-groups/wallet_groups_roll.sql', calls: [] },
   { name: 'holds_release_expired', floor: 'effect', file: 'src/domain/holds/holds_release_expired.sql', calls: ['holds_expired', 'ledger_emit', 'monitors_changed'] },
   // Points that expire (CONTRACT §15): the lot rules, called by ledger_move, the hold verbs and the sweeper.
   { name: 'lots_expire_due', floor: 'effect', file: 'src/domain/lots/lots_expire_due.sql', calls: ['ledger_emit', 'lots_due', 'monitors_changed'] },
@@ -60,8 +63,8 @@ export const ROUTINES = [
   { name: 'lots_consume', floor: 'effect', file: 'src/domain/lots/lots_consume.sql', calls: ['lots_live'] },
   { name: 'lots_reserve', floor: 'effect', file: 'src/domain/lots/lots_reserve.sql', calls: ['lots_live'] },
   { name: 'lots_capture', floor: 'effect', file: 'src/domain/lots/lots_capture.sql', calls: [] },
-  { name: 'lots_sweep', floor: 'entry', file: 'src/domain/lots/lots_sweep.sql', calls: ['lots_due', 'lots_settle'] },
-  { name: 'holds_sweep', floor: 'entry', file: 'src/domain/holds/holds_sweep.sql', calls: ['holds_expired', 'holds_release_expired', 'lots_settle'] },
+  { name: 'lots_sweep', floor: 'entry', file: 'src/domain/lots/lots_sweep.sql', calls: ['lots_due', 'lots_settle', 'wallet_groups_roll', 'wallet_groups_watch'] },
+  { name: 'holds_sweep', floor: 'entry', file: 'src/domain/holds/holds_sweep.sql', calls: ['holds_expired', 'holds_release_expired', 'lots_settle', 'wallet_groups_roll', 'wallet_groups_watch'] },
   // Spending and earning limits (CONTRACT §19): called by ledger_move and holds_create, and by the reads.
   { name: 'limits_applying', floor: 'effect', file: 'src/domain/limits/limits_applying.sql', calls: [] },
   { name: 'limits_window_used', floor: 'effect', file: 'src/domain/limits/limits_window_used.sql', calls: ['holds_expired'] },
@@ -90,7 +93,7 @@ export const ROUTINES = [
     calls: ['holds_capture', 'holds_create', 'holds_void', 'ledger_move', 'ledger_reference_take', 'ledger_replay', 'ledger_reverse'],
   },
   { name: 'ledger_flush', floor: 'effect', file: 'src/domain/ledger/ledger_flush.sql', calls: [] },
-  { name: 'ledger_post', floor: 'entry', file: 'src/domain/ledger/ledger_post.sql', calls: ['ledger_apply', 'ledger_flush'] },
+  { name: 'ledger_post', floor: 'entry', file: 'src/domain/ledger/ledger_post.sql', calls: ['ledger_apply', 'ledger_flush', 'wallet_groups_roll', 'wallet_groups_watch'] },
   // Inbound webhooks (CONTRACT §16): a flow's posting and its stored call in one statement.
   { name: 'webhook_post', floor: 'inbound', file: 'src/domain/webhook/webhook_post.sql', calls: ['ledger_post'] },
   { name: 'webhook_sequence_calls', floor: 'outbox', file: 'src/domain/webhook/webhook_sequence_calls.sql', calls: [] },

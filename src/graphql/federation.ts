@@ -1,6 +1,7 @@
 import type { GraphQLContext } from './context.js';
 import { projectIdOrNull } from './ids.js';
 import { holdModel, transactionByIdModel } from './presenters.js';
+import { walletGroupModel } from './resolvers/wallet-group.resolver.js';
 
 type ReferenceResolver = (reference: { id: string }, ctx: GraphQLContext) => Promise<unknown> | null;
 
@@ -19,6 +20,10 @@ export const referenceResolvers: Record<string, ReferenceResolver> = {
   Transaction: async (reference, ctx) => {
     const row = await ctx.loaders.transaction.load(String(reference.id));
     return row ? transactionByIdModel(row) : null;
+  },
+  WalletGroup: async (reference, ctx) => {
+    const group = await ctx.loaders.walletGroup.load(String(reference.id));
+    return group ? walletGroupModel(group) : null;
   },
   Hold: async (reference, ctx) => {
     const hold = await ctx.loaders.hold.load(String(reference.id));

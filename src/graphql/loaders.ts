@@ -8,6 +8,7 @@ import type { AsOfWallet } from '../domain/ledger/as-of.rules.js';
 import { groupByWallet, type BalanceAsOfRow, type BalanceRow, type HistoryRow, type TransactionRow } from '../domain/ledger/ledger.types.js';
 import type { ProjectView } from '../domain/projects/project.types.js';
 import type { WalletSlice, WalletType, WalletView } from '../domain/wallets/wallet.types.js';
+import type { GroupBalanceView, WalletGroupView } from '../domain/wallet-groups/wallet-group.types.js';
 import type { Services } from '../services.js';
 
 /** A wallet's page of recent transactions: `first` rows (plus one, to tell a next page) older than `beforeSeq`. */
@@ -61,6 +62,16 @@ export interface Loaders {
   recentTransactionsAsOf: DataLoader<RecentAsOfKey, HistoryRow[], string>;
   /** Wallet.limits (CONTRACT §19): the limits that apply to each wallet, with used and remaining. */
   limitUsage: DataLoader<string, LimitUsageView[]>;
+  /** Wallet groups (CONTRACT §29): by id, their current roll-ups, their direct subgroups. */
+  walletGroup: DataLoader<string, WalletGroupView | null>;
+  groupBalances: DataLoader<GroupKey, GroupBalanceView[], string>;
+  subgroups: DataLoader<GroupKey, WalletGroupView[], string>;
+}
+
+/** A group already read by its owner: its project and id. */
+interface GroupKey {
+  projectId: number;
+  id: string;
 }
 
 export function createLoaders(principal: Principal, services: Services): Loaders {
@@ -87,6 +98,21 @@ export function createLoaders(principal: Principal, services: Services): Loaders
     ),
     balances: new DataLoader(async (walletIds) => groupByWallet(walletIds, await services.history.balancesOf(walletIds))),
     transactionCounts: new DataLoader((walletIds) => services.history.transactionCountsOf(walletIds)),
+    walletGroup: new DataLoader((ids) => services.walletGroups.getMany(ownerId, ids)),
+    groupBalances: new DataLoader<GroupKey, GroupBalanceView[], string>(
+      async (groups) => {
+        const rows = await services.walletGroups.balancesOf(groups);
+        return rowsPerKey(groups.map((group) => group.id), rows, (row) => row.groupId);
+      },
+      { cacheKeyFn: (group) => group.id },
+    ),
+    subgroups: new DataLoader<GroupKey, WalletGroupView[], string>(
+      async (groups) => {
+        const rows = await services.walletGroups.subgroupsOf(groups);
+        return rowsPerKey(groups.map((group) => group.id), rows, (row) => row.parentId);
+      },
+      { cacheKeyFn: (group) => group.id },
+    ),
     expiringLots: new DataLoader(
       (keys) => inGroups(keys, (key) => String(key.first), (group) => services.lots.expiringOf(group, group[0].first)),
       { cacheKeyFn: (key) => `${key.walletId}/${key.assetId}/${key.first}` },
@@ -129,6 +155,18 @@ export function createLoaders(principal: Principal, services: Services): Loaders
       { cacheKeyFn: (key) => `${key.walletId}/${key.first}/${key.beforeSeq}` },
     ),
   };
+}
+
+/** `rows` under each of `keys`, in the keys' order ([] for a key without rows). */
+function rowsPerKey<T>(keys: readonly string[], rows: readonly T[], keyOf: (row: T) => string | null): T[][] {
+  const byKey = new Map<string | null, T[]>();
+  for (const row of rows) {
+    const key = keyOf(row);
+    const list = byKey.get(key);
+    if (list) list.push(row);
+    else byKey.set(key, [row]);
+  }
+  return keys.map((key) => byKey.get(key) ?? []);
 }
 
 /** For each key, how many keys with the same name came before it: the same wallet twice (two `after`) goes in another round. */

@@ -27,6 +27,33 @@ SELECT CASE WHEN EXISTS (SELECT 1 FROM projects o WHERE o.id = $2::int AND o.own
          array_agg(a.fractions ORDER BY (a.id = p.asset_id) DESC, a.seq) AS fractions
     FROM projects p JOIN assets a ON a.project_id = p.id OR a.id = p.asset_id WHERE p.id = w_2.project_id) w_2_currencies ON true GROUP BY ()) || '}') FROM projects p_1 WHERE p_1.id = $2::int AND p_1.owner_id = $1::text) || '}') END AS data;
 
+-- project → walletGroups → balances + groups → balances (wallet groups, CONTRACT §29)
+SELECT CASE WHEN EXISTS (SELECT 1 FROM projects o WHERE o.id = $2::int AND o.owner_id = $1::text) THEN ('{"project":' || (SELECT ('{"id":' || coalesce(to_json(p_1.id::text)::text, 'null') || ',"walletGroups":' || (SELECT ('{"totalCount":' || coalesce(to_json((SELECT count(*) FROM wallet_groups g WHERE g.project_id = p_1.id AND ((NULL::uuid IS NULL AND g.parent_id IS NULL) OR g.parent_id = NULL::uuid)))::text, 'null') || ',"pageInfo":' || ('{"hasNextPage":' || coalesce(to_json(count(*) > 20)::text, 'null') || ',"endCursor":' || coalesce(to_json(translate(encode(convert_to('seq:' || (max(g_2.seq) FILTER (WHERE g_2.n <= 20))::text, 'UTF8'), 'base64'), '+/=', '-_'))::text, 'null') || '}') || ',"edges":' || ('[' || coalesce(string_agg(('{"cursor":' || coalesce(to_json(translate(encode(convert_to('seq:' || (g_2.seq)::text, 'UTF8'), 'base64'), '+/=', '-_'))::text, 'null') || ',"node":' || ('{"id":' || ('"' || (g_2.id)::text || '"') || ',"name":' || to_json(g_2.name)::text || ',"createdAt":' || ('"' || (to_char((g_2.created_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text || '"') || ',"balances":' || (SELECT ('[' || coalesce(string_agg(('{"currency":' || to_json(a.symbol)::text || ',"balance":' || ('"' || (trim_scale((s.amount)::numeric * ('1e-' || (a.fractions))::numeric)::text)::text || '"') || ',"held":' || ('"' || (trim_scale(((s.held - CASE WHEN s.held > 0 THEN coalesce((
+   SELECT sum(h.amount) FROM holds h
+     JOIN wallets hw ON hw.id = h.from_wallet_id
+     JOIN wallet_groups hg ON hg.project_id = hw.project_id AND hg.id = hw.group_id
+    WHERE h.project_id = s.project_id AND h.asset_id = s.asset_id AND holds_expired(h, now()) AND s.group_id = ANY (hg.path)), 0) ELSE 0 END))::numeric * ('1e-' || (a.fractions))::numeric)::text)::text || '"') || ',"available":' || ('"' || (trim_scale((s.amount - (s.held - CASE WHEN s.held > 0 THEN coalesce((
+   SELECT sum(h.amount) FROM holds h
+     JOIN wallets hw ON hw.id = h.from_wallet_id
+     JOIN wallet_groups hg ON hg.project_id = hw.project_id AND hg.id = hw.group_id
+    WHERE h.project_id = s.project_id AND h.asset_id = s.asset_id AND holds_expired(h, now()) AND s.group_id = ANY (hg.path)), 0) ELSE 0 END))::numeric * ('1e-' || (a.fractions))::numeric)::text)::text || '"') || ',"incoming":' || '"0"' || ',"wallets":' || (g_2.wallets)::text || '}'), ',' ORDER BY (a.id = p.asset_id) DESC, a.seq) , '') || ']') FROM wallet_group_balances s
+   JOIN assets a ON a.id = s.asset_id
+   JOIN projects p ON p.id = s.project_id
+  WHERE s.project_id = g_2.project_id AND s.group_id = g_2.id AND s.holders > 0) || ',"groups":' || (SELECT ('[' || coalesce(string_agg(('{"id":' || ('"' || (g_3.id)::text || '"') || ',"name":' || to_json(g_3.name)::text || ',"balances":' || (SELECT ('[' || coalesce(string_agg(('{"currency":' || to_json(a.symbol)::text || ',"balance":' || ('"' || (trim_scale((s.amount)::numeric * ('1e-' || (a.fractions))::numeric)::text)::text || '"') || ',"held":' || ('"' || (trim_scale(((s.held - CASE WHEN s.held > 0 THEN coalesce((
+   SELECT sum(h.amount) FROM holds h
+     JOIN wallets hw ON hw.id = h.from_wallet_id
+     JOIN wallet_groups hg ON hg.project_id = hw.project_id AND hg.id = hw.group_id
+    WHERE h.project_id = s.project_id AND h.asset_id = s.asset_id AND holds_expired(h, now()) AND s.group_id = ANY (hg.path)), 0) ELSE 0 END))::numeric * ('1e-' || (a.fractions))::numeric)::text)::text || '"') || ',"available":' || ('"' || (trim_scale((s.amount - (s.held - CASE WHEN s.held > 0 THEN coalesce((
+   SELECT sum(h.amount) FROM holds h
+     JOIN wallets hw ON hw.id = h.from_wallet_id
+     JOIN wallet_groups hg ON hg.project_id = hw.project_id AND hg.id = hw.group_id
+    WHERE h.project_id = s.project_id AND h.asset_id = s.asset_id AND holds_expired(h, now()) AND s.group_id = ANY (hg.path)), 0) ELSE 0 END))::numeric * ('1e-' || (a.fractions))::numeric)::text)::text || '"') || ',"incoming":' || '"0"' || ',"wallets":' || (g_3.wallets)::text || '}'), ',' ORDER BY (a.id = p.asset_id) DESC, a.seq) , '') || ']') FROM wallet_group_balances s
+   JOIN assets a ON a.id = s.asset_id
+   JOIN projects p ON p.id = s.project_id
+  WHERE s.project_id = g_3.project_id AND s.group_id = g_3.id AND s.holders > 0) || '}'), ',' ORDER BY g_3.seq) , '') || ']') FROM wallet_groups g_3 WHERE g_3.project_id = g_2.project_id AND g_3.parent_id = g_2.id) || '}') || '}'), ',' ORDER BY g_2.n) FILTER (WHERE g_2.n <= 20), '') || ']') || '}') FROM (SELECT g.*, row_number() OVER (ORDER BY g.seq) AS n FROM (
+            SELECT * FROM wallet_groups g WHERE g.project_id = p_1.id AND ((NULL::uuid IS NULL AND g.parent_id IS NULL) OR g.parent_id = NULL::uuid) AND (NULL::bigint IS NULL OR g.seq > NULL::bigint)
+             ORDER BY g.seq LIMIT 21) g) g_2  GROUP BY ()) || '}') FROM projects p_1 WHERE p_1.id = $2::int AND p_1.owner_id = $1::text) || '}') END AS data;
+
 -- wallet → balances, transactions
 SELECT CASE WHEN EXISTS (SELECT 1 FROM wallets o WHERE o.id = $2::uuid AND o.owner_id = $1::text) THEN ('{"wallet":' || (SELECT ('{"id":' || ('"' || (w_1.id)::text || '"') || ',"projectId":' || ('"' || (w_1.project_id)::text || '"') || ',"address":' || to_json(w_1.address)::text || ',"type":' || CASE w_1.type WHEN 'customer' THEN '"CUSTOMER"' WHEN 'system' THEN '"SYSTEM"' ELSE 'null' END || ',"status":' || CASE w_1.status WHEN 'active' THEN '"ACTIVE"' WHEN 'suspended' THEN '"SUSPENDED"' WHEN 'closed' THEN '"CLOSED"' ELSE 'null' END || ',"createdAt":' || ('"' || (to_char((w_1.created_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text || '"') || ',"updatedAt":' || ('"' || (to_char((w_1.updated_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text || '"') || ',"balances":' || (SELECT ('[' || coalesce(string_agg(('{"currency":' || to_json(c.symbol)::text || ',"assetId":' || ('"' || (c.id)::text || '"') || ',"balance":' || ('"' || (trim_scale((coalesce(b.amount, 0))::numeric * ('1e-' || (c.fractions))::numeric)::text)::text || '"') || ',"held":' || coalesce(to_json(trim_scale((coalesce((CASE WHEN b.held > 0 THEN b.held - coalesce((
     SELECT sum(h.amount) FROM holds h

@@ -12,7 +12,7 @@ SELECT 1 FROM holds h
   LIMIT 1;
 
 -- WalletRepository.slices
-SELECT x.project_id, c.total::text AS total, w.id, w.seq::text AS seq, w.owner_id, w.address, w.type, w.status, w.created_at, w.updated_at
+SELECT x.project_id, c.total::text AS total, w.id, w.seq::text AS seq, w.owner_id, w.address, w.type, w.status, w.group_id, w.created_at, w.updated_at
    FROM unnest($1::int[]) AS x(project_id)
    JOIN projects p ON p.id = x.project_id AND p.owner_id = $2
    CROSS JOIN LATERAL (

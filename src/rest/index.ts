@@ -17,11 +17,12 @@ import { limitRoutes } from './limits.routes.js';
 import { journalRoutes } from './journal.routes.js';
 import { analyticsRoutes } from './analytics.routes.js';
 import { balanceMonitorRoutes } from './balance-monitors.routes.js';
+import { walletGroupRoutes } from './wallet-groups.routes.js';
 import { WEBHOOK_DOCS } from './webhook-docs.js';
 
 /** The REST routes, each documented in /openapi.json. */
 export function restRoutes(services: Services): Route[] {
-  return [...systemRoutes(services), ...adminRoutes(services), ...transactionRoutes(services), ...transactionSearchRoutes(services), ...webhookRoutes(services), ...projectRoutes(services), ...assetRoutes(services), ...walletRoutes(services), ...holdRoutes(services), ...lotRoutes(services), ...eventRoutes(services), ...webhookEndpointRoutes(services), ...limitRoutes(services), ...journalRoutes(services), ...analyticsRoutes(services), ...balanceMonitorRoutes(services)];
+  return [...systemRoutes(services), ...adminRoutes(services), ...transactionRoutes(services), ...transactionSearchRoutes(services), ...webhookRoutes(services), ...projectRoutes(services), ...assetRoutes(services), ...walletRoutes(services), ...holdRoutes(services), ...lotRoutes(services), ...eventRoutes(services), ...webhookEndpointRoutes(services), ...limitRoutes(services), ...journalRoutes(services), ...analyticsRoutes(services), ...balanceMonitorRoutes(services), ...walletGroupRoutes(services)];
 }
 
 /**

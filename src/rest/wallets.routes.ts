@@ -8,6 +8,9 @@ import { CreateWalletBody, WalletIdParams, WalletListBody, WalletAsOfBody, walle
 
 const LIST_OPERATION: Record<WalletType, string> = { customer: 'listCustomerWallets', system: 'listSystemWallets' };
 
+
+/** `GET /wallets/{id}` names the wallet's group (CONTRACT §29). */
+const GroupIdField = { groupId: z.string().nullable().meta({ description: 'Its wallet group; null when none' }) };
 export function walletRoutes({ wallets, history: ledger }: Services): Route[] {
   const list = (type: WalletType): Route =>
     route({
@@ -57,14 +60,14 @@ export function walletRoutes({ wallets, history: ledger }: Services): Route[] {
         summary:
           'One wallet with its balances and 20 newest transactions; with `asOf` (ISO 8601 with Z or an offset), as it was at that instant: posted balances, no holds (400 for an instant in the future or before the wallet)',
         tag: 'wallets',
-        response: { status: 200, schema: z.union([WalletWithActivityBody, WalletAsOfBody]) },
+        response: { status: 200, schema: z.union([WalletWithActivityBody.extend(GroupIdField), WalletAsOfBody.extend(GroupIdField)]) },
         errors: ['validation_error', 'not_found'],
       },
       handler: async ({ principal, params, query }) => {
         const found = await wallets.get(principal, params.id);
-        if (query.asOf) return { status: 200, body: await walletAsOf(ledger, found, query.asOf) };
+        if (query.asOf) return { status: 200, body: { ...(await walletAsOf(ledger, found, query.asOf)), groupId: found.groupId } };
         const [wallet] = await walletsWithActivity(ledger, [found]);
-        return { status: 200, body: wallet };
+        return { status: 200, body: { ...wallet, groupId: found.groupId } };
       },
     }),
     route({

@@ -75,7 +75,7 @@ describe('the schema built from the build\'s subgraph SDL', () => {
       }
     }
     const entityTypes = Object.values(full.getTypeMap()).filter((type) => shape(type).subgraphExtensions.includes('resolveReference'));
-    expect(entityTypes.map((type) => type.name).sort()).toEqual(['Asset', 'Hold', 'Project', 'Transaction', 'Wallet']);
+    expect(entityTypes.map((type) => type.name).sort()).toEqual(['Asset', 'Hold', 'Project', 'Transaction', 'Wallet', 'WalletGroup']);
   });
 });
 

@@ -33,8 +33,10 @@ async function walletCounts(owner: string): Promise<{ counters: number[]; wallet
 
 const WALLET_FIELDS = ['address', 'created_at', 'id', 'projectId', 'status', 'type', 'updated_at'];
 
-function expectWalletShape(wallet: any, withActivity: boolean): void {
-  expect(Object.keys(wallet).sort()).toEqual(withActivity ? [...WALLET_FIELDS, 'balance', 'transactions'].sort() : WALLET_FIELDS);
+/** `detail`: GET /wallets/{id}, which also names the wallet's group (CONTRACT §29). */
+function expectWalletShape(wallet: any, withActivity: boolean, detail = false): void {
+  const fields = [...WALLET_FIELDS, ...(withActivity ? ['balance', 'transactions'] : []), ...(detail ? ['groupId'] : [])];
+  expect(Object.keys(wallet).sort()).toEqual(fields.sort());
   expect(wallet.id).toMatch(UUID_RE);
   expect(typeof wallet.address).toBe('string');
   expect(['customer', 'system']).toContain(wallet.type);
@@ -237,7 +239,8 @@ describe('GET /wallets/{id}', () => {
     await transfer(t, p, p.system.id, p.customers[0].id, 2.5);
     const res = await t.request('GET', `/wallets/${p.system.id}`, { key });
     expect(res.status).toBe(200);
-    expectWalletShape(res.body, true);
+    expectWalletShape(res.body, true, true);
+    expect(res.body.groupId).toBeNull();
     expect(res.body.balance).toEqual([
       { account: p.system.address, currency: 'PTS', balance: 27.5, held: 0, available: 27.5 },
       { account: p.system.address, currency: 'GEM', balance: 0, held: 0, available: 0 },

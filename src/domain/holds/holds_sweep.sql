@@ -29,10 +29,11 @@ DECLARE
   v_due record;
   v_count integer;
   v_wallets integer := 0;
+  v_before balances[];
 BEGIN
   expired := 0; released := 0; busy := 0; max_lag_ms := NULL;
   FOR v_due IN
-    SELECT d.project_id, w.id AS wallet_id, d.asset_id, d.first_due
+    SELECT d.project_id, w.id AS wallet_id, d.asset_id, d.first_due, w.group_id
       FROM (SELECT h.from_wallet_id, h.project_id, h.asset_id, min(h.expires_at) AS first_due
               FROM holds h WHERE holds_expired(h, v_now)
              GROUP BY h.from_wallet_id, h.project_id, h.asset_id) d
@@ -45,8 +46,14 @@ BEGIN
     SELECT count(*)::integer INTO v_count FROM holds h
      WHERE h.project_id = v_due.project_id AND h.from_wallet_id = v_due.wallet_id AND h.asset_id = v_due.asset_id
        AND holds_expired(h, v_now);
+    IF v_due.group_id IS NOT NULL THEN -- its groups' sums follow (CONTRACT §29)
+      v_before := wallet_groups_watch(ARRAY[v_due.wallet_id]);
+    END IF;
     expired := expired + lots_settle(v_due.project_id, v_due.wallet_id, v_due.asset_id, v_now);
     PERFORM holds_release_expired(v_due.project_id, v_due.wallet_id, v_due.asset_id, v_now);
+    IF v_due.group_id IS NOT NULL THEN
+      PERFORM wallet_groups_roll(ARRAY[v_due.wallet_id], v_before);
+    END IF;
     released := released + v_count;
     max_lag_ms := greatest(coalesce(max_lag_ms, 0), floor(extract(epoch FROM clock_timestamp() - v_due.first_due) * 1000)::bigint);
   END LOOP;

@@ -32,6 +32,10 @@ DROP FUNCTION IF EXISTS ledger_post(integer[], uuid[], uuid[], uuid[], bigint[],
 -- * A refused element writes nothing and does not stop the others (outside its group).
 -- * Idempotency: an element carrying a request key that already posted answers that posting as
 --   it was (only if it is the same movement), and posts nothing again.
+-- * Wallet groups (CONTRACT §29): the wallets of the batch in a group are found with their locks;
+--   when there are any, their groups' running sums move by what their balances changed, once per
+--   group and currency at the end of the batch (wallet_groups_watch, wallet_groups_roll), in this
+--   same transaction. A batch without one runs nothing more.
 -- * Deferred writes: a transfer or seed outside a group leaves its transaction row and its event
 --   to this routine (ledger_move with p_defer), which writes the rows it holds in one statement
 --   each (ledger_flush) before any element that could read or precede them in the outbox runs (a
@@ -63,8 +67,16 @@ DECLARE
   v_undeferred uuid[] := '{}';
   b_tx transactions[] := '{}';
   b_keys text[] := '{}';
+  v_grouped uuid[];
+  v_before balances[];
 BEGIN
-  PERFORM 1 FROM wallets WHERE id = ANY (p_from || p_to) ORDER BY id FOR NO KEY UPDATE;
+  -- with the locks, the wallets of the batch that are in a group (CONTRACT §29): none, and groups
+  -- cost nothing more; else their groups' sums move once per batch (wallet-groups/wallet_groups_*.sql)
+  SELECT array_agg(l.id) FILTER (WHERE l.group_id IS NOT NULL) INTO v_grouped
+    FROM (SELECT id, group_id FROM wallets WHERE id = ANY (p_from || p_to) ORDER BY id FOR NO KEY UPDATE) l;
+  IF v_grouped IS NOT NULL THEN
+    v_before := wallet_groups_watch(v_grouped);
+  END IF;
   v_now := clock_timestamp()::timestamptz(3);
   WHILE v_i <= v_n LOOP
     v_defer := coalesce(p_group[v_i] IS NULL AND p_kind[v_i] IN ('transfer', 'seed'), false)
@@ -135,6 +147,9 @@ BEGIN
   END LOOP;
   IF cardinality(b_tx) > 0 THEN
     PERFORM ledger_flush(b_tx);
+  END IF;
+  IF v_grouped IS NOT NULL THEN
+    PERFORM wallet_groups_roll(v_grouped, v_before);
   END IF;
 END
 $fn$;

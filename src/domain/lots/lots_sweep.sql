@@ -19,6 +19,8 @@ DECLARE
   v_due record;
   v_count integer;
   v_selected integer := 0;
+  v_group uuid;
+  v_before balances[];
 BEGIN
   -- released stays 0 here (the holds are holds_sweep's): an instance of the previous release, which read
   -- it from this routine, still finds the column during a rolling deploy
@@ -33,15 +35,21 @@ BEGIN
   LOOP
     v_selected := v_selected + v_due.lots;
     EXIT WHEN expired >= p_limit;
-    PERFORM 1 FROM wallets WHERE id = v_due.wallet_id FOR NO KEY UPDATE SKIP LOCKED;
+    SELECT group_id INTO v_group FROM wallets WHERE id = v_due.wallet_id FOR NO KEY UPDATE SKIP LOCKED;
     IF NOT FOUND THEN
       busy := busy + 1;
       CONTINUE;
+    END IF;
+    IF v_group IS NOT NULL THEN -- its groups' sums follow (CONTRACT §29)
+      v_before := wallet_groups_watch(ARRAY[v_due.wallet_id]);
     END IF;
     -- settled, not only expired: a hold of this wallet past its expiry that holds_sweep did not
     -- reach (the wallet was busy then) releases its lots first, dated its expires_at, before any
     -- later lot's expiry is posted
     v_count := lots_settle(v_due.project_id, v_due.wallet_id, v_due.asset_id, v_now, p_limit - expired);
+    IF v_group IS NOT NULL THEN
+      PERFORM wallet_groups_roll(ARRAY[v_due.wallet_id], v_before);
+    END IF;
     IF v_count > 0 THEN
       expired := expired + v_count;
       max_lag_ms := greatest(coalesce(max_lag_ms, 0), floor(extract(epoch FROM clock_timestamp() - v_due.first_due) * 1000)::bigint);

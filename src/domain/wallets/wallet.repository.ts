@@ -13,6 +13,7 @@ interface SliceRow {
   address: string;
   type: WalletType;
   status: WalletStatus;
+  group_id: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -51,7 +52,7 @@ export class WalletRepository {
    */
   async slices(ownerId: string, projectIds: number[], type: WalletType | null, first: number, afterSeq: string | null): Promise<Map<number, WalletSlice>> {
     const rows = await this.db.query<SliceRow>(
-      `SELECT x.project_id, c.total::text AS total, w.id, w.seq::text AS seq, w.owner_id, w.address, w.type, w.status, w.created_at, w.updated_at
+      `SELECT x.project_id, c.total::text AS total, w.id, w.seq::text AS seq, w.owner_id, w.address, w.type, w.status, w.group_id, w.created_at, w.updated_at
          FROM unnest($1::int[]) AS x(project_id)
          JOIN projects p ON p.id = x.project_id AND ${ownedBy('p', '$2')}
          CROSS JOIN LATERAL (
@@ -86,6 +87,7 @@ export class WalletRepository {
           address: row.address,
           type: row.type,
           status: row.status,
+          groupId: row.group_id,
           createdAt: row.created_at,
           updatedAt: row.updated_at,
         },

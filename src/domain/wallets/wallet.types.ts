@@ -15,6 +15,8 @@ export interface WalletView {
   address: string;
   type: WalletType;
   status: WalletStatus;
+  /** Its wallet group (CONTRACT §29), null when none. */
+  groupId: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -34,6 +36,7 @@ export function toWalletView(wallet: Wallet): WalletView {
     address: wallet.address,
     type: wallet.type as WalletType,
     status: wallet.status as WalletStatus,
+    groupId: wallet.groupId ?? null,
     createdAt: wallet.createdAt,
     updatedAt: wallet.updatedAt,
   };

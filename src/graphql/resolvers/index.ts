@@ -12,6 +12,8 @@ import { HoldResolver } from './hold.resolver.js';
 import { SubscriptionResolver } from './subscription.resolver.js';
 import { EventResolver } from './event.resolver.js';
 import { BalanceMonitorResolver } from './balance-monitor.resolver.js';
+import { WalletGroupResolver } from './wallet-group.resolver.js';
+import { ProjectWalletGroupsResolver, WalletGroupOfWalletResolver } from './wallet-group-relations.resolver.js';
 import { LimitResolver, WalletLimitsResolver } from './spending-limit.resolver.js';
 
-export const resolvers: NonEmptyArray<Function> = [PlanResolver, ProjectResolver, ProjectTransactionsResolver, ProjectAnalyticsResolver, AssetResolver, WalletResolver, TransactionResolver, WebhookResolver, HoldResolver, BalanceResolver, EventResolver, BalanceMonitorResolver, SubscriptionResolver, LimitResolver, WalletLimitsResolver];
+export const resolvers: NonEmptyArray<Function> = [PlanResolver, ProjectResolver, ProjectTransactionsResolver, ProjectAnalyticsResolver, AssetResolver, WalletResolver, TransactionResolver, WebhookResolver, HoldResolver, BalanceResolver, EventResolver, BalanceMonitorResolver, SubscriptionResolver, LimitResolver, WalletLimitsResolver, WalletGroupResolver, ProjectWalletGroupsResolver, WalletGroupOfWalletResolver];

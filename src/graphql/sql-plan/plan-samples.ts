@@ -14,6 +14,14 @@ export const PLAN_SAMPLES: Record<string, { document: string; variables: Record<
     }`,
     variables: { id: String(SAMPLE.projectId) },
   },
+  'project → walletGroups → balances + groups → balances (wallet groups, CONTRACT §29)': {
+    document: `query ($id: ID!) {
+      project(id: $id) { id walletGroups(first: 20) { totalCount pageInfo { hasNextPage endCursor }
+        edges { cursor node { id name createdAt balances { currency balance held available incoming wallets }
+          groups { id name balances { currency balance held available incoming wallets } } } } } }
+    }`,
+    variables: { id: String(SAMPLE.projectId) },
+  },
   'wallet → balances, transactions': {
     document: `query ($id: ID!) {
       wallet(id: $id) { id projectId address type status createdAt updatedAt balances { currency assetId balance held available }

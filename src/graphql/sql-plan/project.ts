@@ -4,6 +4,7 @@ import { connectionSql } from './connection.js';
 import { unplannable, type Fields, type PlanContext } from './plan-context.js';
 import { isoTimeSql, jsonValueSql } from './sql.js';
 import { walletJoins, walletSql } from './wallet.js';
+import { walletGroupsConnection, walletGroupsSql } from './wallet-group.js';
 
 export function projectSql(ctx: PlanContext, p: string, fields: Fields): string {
   const type = ctx.type('Project');
@@ -27,6 +28,8 @@ export function projectSql(ctx: PlanContext, p: string, fields: Fields): string 
         return jsonValueSql(isoTimeSql(`${p}.updated_at`));
       case 'wallets':
         return walletsSql(ctx, p, ctx.args(type, nodes), getNamedType(type.getFields().wallets.type) as GraphQLObjectType, nodes);
+      case 'walletGroups':
+        return walletGroupsSql(ctx, p, ctx.args(type, nodes), walletGroupsConnection(ctx), nodes);
       default:
         return unplannable();
     }

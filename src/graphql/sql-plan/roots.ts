@@ -5,6 +5,7 @@ import { unplannable, type PlanContext } from './plan-context.js';
 import { projectSql, walletsSql } from './project.js';
 import { jsonArraySql } from './sql.js';
 import { walletJoins, walletSql } from './wallet.js';
+import { walletGroupSql } from './wallet-group.js';
 
 /** A UUID as PostgreSQL prints it (a wallet id; a UuidRule match too); others are left to the resolvers' own reading. */
 const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -32,6 +33,16 @@ export function rootSql(ctx: PlanContext, name: string, nodes: readonly FieldNod
     return {
       exists: `EXISTS (SELECT 1 FROM wallets o WHERE o.id = ${id} AND ${ownedBy('o', owner)})`,
       json: `(SELECT ${walletSql(ctx, w, ctx.subfields('Wallet', nodes))} FROM wallets ${w} ${walletJoins(w)} WHERE ${w}.id = ${id} AND ${ownedBy(w, owner)})`,
+    };
+  }
+  if (name === 'walletGroup') {
+    const g = ctx.alias('g');
+    if (!UuidRule.safeParse(args.id).success) unplannable();
+    const id = ctx.param(String(args.id).toLowerCase(), 'uuid');
+    const owned = (row: string) => `EXISTS (SELECT 1 FROM projects o WHERE o.id = ${row}.project_id AND ${ownedBy('o', owner)})`;
+    return {
+      exists: `EXISTS (SELECT 1 FROM wallet_groups x WHERE x.id = ${id} AND ${owned('x')})`,
+      json: `(SELECT ${walletGroupSql(ctx, g, ctx.subfields('WalletGroup', nodes))} FROM wallet_groups ${g} WHERE ${g}.id = ${id} AND ${owned(g)})`,
     };
   }
   if (name === '_entities') return { exists: 'true', json: entitiesSql(ctx, args.representations, nodes, owner) };

@@ -13,6 +13,7 @@ const VIEWS = [
   { path: 'wallets', label: 'Wallets', load: () => import('./view-wallets.js'), one: () => import('./view-wallet.js') },
   { path: 'transactions', label: 'Transactions', load: () => import('./view-transactions.js'), one: () => import('./view-transaction.js') },
   { path: 'holds', label: 'Holds', load: () => import('./view-holds.js') },
+  { path: 'groups', label: 'Groups', load: () => import('./view-groups.js') },
   { path: 'events', label: 'Events', load: () => import('./view-events.js') },
   { path: 'webhooks', label: 'Webhooks', load: () => import('./view-webhooks.js') },
 ];

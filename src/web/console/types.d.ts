@@ -160,3 +160,20 @@ export interface FieldSpec {
 
 /** A submitted form: each field's trimmed text, or a checkbox's state. */
 export type FormValues = Record<string, string | boolean>;
+
+/** A wallet group's roll-up in one currency, as the groups view selects it (CONTRACT §29). */
+export interface GqlGroupBalance {
+  currency: string;
+  balance: Decimal;
+  held: Decimal | null;
+  available: Decimal | null;
+  wallets: number;
+}
+
+/** A wallet group as the groups view selects it: its roll-up and its direct subgroups' (view-groups.js). */
+export interface GqlGroup {
+  id: string;
+  name: string;
+  balances: GqlGroupBalance[];
+  groups?: GqlGroup[];
+}

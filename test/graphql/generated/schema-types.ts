@@ -238,6 +238,15 @@ export type DeleteBalanceMonitorPayload = {
   id: Scalars['ID']['output'];
 };
 
+/** The answer to deleteWalletGroup. */
+export type DeleteWalletGroupPayload = {
+  __typename?: 'DeleteWalletGroupPayload';
+  /** Always true. */
+  deleted: Scalars['Boolean']['output'];
+  /** The deleted group's id. */
+  id: Scalars['ID']['output'];
+};
+
 /** The answer to deleteLimit. */
 export type DeletedLimit = {
   __typename?: 'DeletedLimit';
@@ -245,6 +254,25 @@ export type DeletedLimit = {
   deleted: Scalars['Boolean']['output'];
   /** The deleted limit’s id. */
   id: Scalars['ID']['output'];
+};
+
+/** One currency of a group's roll-up: sums over every wallet of its subtree, in major units. */
+export type GroupBalance = {
+  __typename?: 'GroupBalance';
+  /** The asset's id. */
+  assetId: Scalars['ID']['output'];
+  /** balance − held; null with `asOf`. */
+  available?: Maybe<Scalars['Decimal']['output']>;
+  /** The sum of the posted balances. */
+  balance: Scalars['Decimal']['output'];
+  /** The asset's symbol. */
+  currency: Scalars['String']['output'];
+  /** The sum of what pending, unexpired holds reserve; null with `asOf`. */
+  held?: Maybe<Scalars['Decimal']['output']>;
+  /** The sum of pending credits to the wallets (holds towards them): 0 until pending credits are kept; null with `asOf`. */
+  incoming?: Maybe<Scalars['Decimal']['output']>;
+  /** How many wallets the subtree has. */
+  wallets: Scalars['Int']['output'];
 };
 
 /** A reservation of part of a sender's available funds for a later transfer (two-phase transfer): createHold reserves, captureHold posts, voidHold releases. While pending it lowers the sender's `available`, not its `balance`; the receiver sees nothing until the capture. */
@@ -472,6 +500,8 @@ export type MonitorOperator =
 /** Writes, one per REST write, with the same rules and error codes; a refused mutation writes nothing. Besides the errors each mutation lists, any of them may answer `unauthorized`, `rate_limited`, `validation_error`, `timeout` or `internal_error`, in `errors` with `extensions.code` and `extensions.details`. Each takes an optional `idempotencyKey` that makes a retry safe. */
 export type Mutation = {
   __typename?: 'Mutation';
+  /** Puts a wallet (id or address) in the group, out of the group it was in (as PUT /wallet-groups/{id}/wallets/{walletId}). */
+  addWalletToGroup: WalletGroup;
   /** Posts a pending hold (as POST /holds/{id}/capture): one transaction of `amount` from its sender to its receiver; the rest is released and the hold is CAPTURED. Errors: `validation_error`, `not_found` (the hold, or `projectId` not its project), `hold_expired` (it expired while pending), `hold_not_pending` (already captured or voided), `wallet_inactive` (either wallet not ACTIVE), `validation_error` (`amount` above the hold's). */
   captureHold: HoldCapture;
   /** Creates a currency in one of your projects (as POST /assets); a project's first asset becomes its primary one. Errors: `validation_error`, `not_found` (the project), `conflict` (the symbol is taken in the project), `quota_exceeded` (the plan's assets_per_project). */
@@ -486,12 +516,18 @@ export type Mutation = {
   createProject: Project;
   /** Creates a wallet in one of your projects (as POST /wallets/create/{type}), ACTIVE with zero balances. Errors: `validation_error`, `not_found` (the project), `conflict` (the address is taken in the project), `quota_exceeded` (the plan's customer_wallets or system_wallets). */
   createWallet: Wallet;
+  /** Creates a wallet group, a root or under `parentId` (as POST /wallet-groups). Errors: `validation_error` (a name outside 1–100 characters, a tree deeper than 8), `not_found` (project, parent), `quota_exceeded` (10,000 groups per project). */
+  createWalletGroup: WalletGroup;
   /** Deletes an asset that was never used (as DELETE /assets/{id}); each project that had it as primary asset gets its oldest remaining own asset (or none) instead. Errors: `validation_error`, `not_found`, `asset_in_use` (it has transactions or holds). */
   deleteAsset: DeleteAssetPayload;
   /** Deletes a balance monitor: it crosses no more; events already written stay (`not_found` if it is not yours). */
   deleteBalanceMonitor: DeleteBalanceMonitorPayload;
   /** Deletes a limit: it binds no posting from now on (`not_found` if it is not yours). */
   deleteLimit: DeletedLimit;
+  /** Deletes a group without wallets and subgroups (as DELETE /wallet-groups/{id}); otherwise `conflict`. */
+  deleteWalletGroup: DeleteWalletGroupPayload;
+  /** Takes a wallet out of the group (as DELETE /wallet-groups/{id}/wallets/{walletId}); `not_found` when it is not in it. */
+  removeWalletFromGroup: WalletGroup;
   /** Renames one of your projects (as PUT /projects/{id}) and answers it as it is now. Errors: `validation_error`, `not_found`. */
   renameProject: Project;
   /** Posts a reversal (as POST /transactions/{id}/reverse): a new transaction of `amount` from the original's receiver back to its sender (to @mint for a seed); the original's `reversedAmount` grows by it. Its `balance` is its own sender's (the original's receiver). Errors: `validation_error`, `not_found` (the transaction or project), `conflict` (more than is still reversible, with `details.reversible`; a reversal or an expiry cannot be reversed; the reference is taken), `insufficient_funds` (the original's receiver lacks the amount available), `wallet_inactive` (either wallet not ACTIVE). */
@@ -506,10 +542,21 @@ export type Mutation = {
   transferBatch: Array<Transaction>;
   /** Changes an asset's name, symbol or expiry (as PUT /assets/{id}) and answers it as it is now. Errors: `validation_error`, `not_found` (the asset, or `projectId` not its project), `conflict` (the symbol of an asset with transactions, or a symbol taken in the project). */
   updateAsset: Asset;
+  /** Renames a group and/or moves it (as PUT /wallet-groups/{id}): `parentId` null makes it a root, absent keeps its parent. A move making a cycle or a tree deeper than 8 is `validation_error`. */
+  updateWalletGroup: WalletGroup;
   /** Releases a pending hold without posting anything (as POST /holds/{id}/void); answers it VOIDED. Errors: `validation_error`, `not_found` (the hold, or `projectId` not its project), `hold_expired` (it expired while pending), `hold_not_pending` (already captured or voided). */
   voidHold: Hold;
   /** Runs a flow of the inbound webhook (as POST /webhook): "reward" posts a transfer from a system wallet to a customer wallet, "redeem" from a customer wallet to a system wallet; any other flow is only recorded. Every call that passes validation is recorded (webhookEvents), refused ones included. A flow that cannot run posts nothing and answers the error its transfer would: `validation_error` (e.g. `fiatAmount` without the project's supportExchangeRate), `not_found`, `wallet_inactive`, `insufficient_funds`. */
   webhook: WebhookResult;
+};
+
+
+/** Writes, one per REST write, with the same rules and error codes; a refused mutation writes nothing. Besides the errors each mutation lists, any of them may answer `unauthorized`, `rate_limited`, `validation_error`, `timeout` or `internal_error`, in `errors` with `extensions.code` and `extensions.details`. Each takes an optional `idempotencyKey` that makes a retry safe. */
+export type MutationAddWalletToGroupArgs = {
+  id: Scalars['ID']['input'];
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  projectId: Scalars['ID']['input'];
+  walletId: Scalars['String']['input'];
 };
 
 
@@ -585,6 +632,16 @@ export type MutationCreateWalletArgs = {
 
 
 /** Writes, one per REST write, with the same rules and error codes; a refused mutation writes nothing. Besides the errors each mutation lists, any of them may answer `unauthorized`, `rate_limited`, `validation_error`, `timeout` or `internal_error`, in `errors` with `extensions.code` and `extensions.details`. Each takes an optional `idempotencyKey` that makes a retry safe. */
+export type MutationCreateWalletGroupArgs = {
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  metadata?: InputMaybe<Scalars['JSONObject']['input']>;
+  name: Scalars['String']['input'];
+  parentId?: InputMaybe<Scalars['ID']['input']>;
+  projectId: Scalars['ID']['input'];
+};
+
+
+/** Writes, one per REST write, with the same rules and error codes; a refused mutation writes nothing. Besides the errors each mutation lists, any of them may answer `unauthorized`, `rate_limited`, `validation_error`, `timeout` or `internal_error`, in `errors` with `extensions.code` and `extensions.details`. Each takes an optional `idempotencyKey` that makes a retry safe. */
 export type MutationDeleteAssetArgs = {
   id: Scalars['ID']['input'];
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
@@ -601,6 +658,22 @@ export type MutationDeleteBalanceMonitorArgs = {
 /** Writes, one per REST write, with the same rules and error codes; a refused mutation writes nothing. Besides the errors each mutation lists, any of them may answer `unauthorized`, `rate_limited`, `validation_error`, `timeout` or `internal_error`, in `errors` with `extensions.code` and `extensions.details`. Each takes an optional `idempotencyKey` that makes a retry safe. */
 export type MutationDeleteLimitArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+/** Writes, one per REST write, with the same rules and error codes; a refused mutation writes nothing. Besides the errors each mutation lists, any of them may answer `unauthorized`, `rate_limited`, `validation_error`, `timeout` or `internal_error`, in `errors` with `extensions.code` and `extensions.details`. Each takes an optional `idempotencyKey` that makes a retry safe. */
+export type MutationDeleteWalletGroupArgs = {
+  id: Scalars['ID']['input'];
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+/** Writes, one per REST write, with the same rules and error codes; a refused mutation writes nothing. Besides the errors each mutation lists, any of them may answer `unauthorized`, `rate_limited`, `validation_error`, `timeout` or `internal_error`, in `errors` with `extensions.code` and `extensions.details`. Each takes an optional `idempotencyKey` that makes a retry safe. */
+export type MutationRemoveWalletFromGroupArgs = {
+  id: Scalars['ID']['input'];
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  projectId: Scalars['ID']['input'];
+  walletId: Scalars['String']['input'];
 };
 
 
@@ -662,6 +735,16 @@ export type MutationUpdateAssetArgs = {
   id: Scalars['ID']['input'];
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
   input: UpdateAssetInput;
+};
+
+
+/** Writes, one per REST write, with the same rules and error codes; a refused mutation writes nothing. Besides the errors each mutation lists, any of them may answer `unauthorized`, `rate_limited`, `validation_error`, `timeout` or `internal_error`, in `errors` with `extensions.code` and `extensions.details`. Each takes an optional `idempotencyKey` that makes a retry safe. */
+export type MutationUpdateWalletGroupArgs = {
+  id: Scalars['ID']['input'];
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  parentId?: InputMaybe<Scalars['ID']['input']>;
+  projectId: Scalars['ID']['input'];
 };
 
 
@@ -771,6 +854,8 @@ export type Project = {
   type: Scalars['String']['output'];
   /** When the project was last changed (its creation, if never). */
   updatedAt: Scalars['DateTime']['output'];
+  /** The project's wallet groups, oldest first: its roots, or the children of `parentId`. */
+  walletGroups: WalletGroupConnection;
   /** The project's wallets (optionally of one type), oldest first. */
   wallets: WalletConnection;
 };
@@ -797,6 +882,14 @@ export type ProjectTransactionsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   filter?: InputMaybe<TransactionFilter>;
   first?: Scalars['Int']['input'];
+};
+
+
+/** A project of the caller: a program with its own currencies (assets), wallets and transactions. Money moves only between wallets of one project. */
+export type ProjectWalletGroupsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: Scalars['Int']['input'];
+  parentId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
@@ -856,6 +949,8 @@ export type Query = {
   transactions?: Maybe<TransactionHistory>;
   /** One of your wallets by id (as GET /wallets/{id}). A missing wallet, or another owner's, is a `not_found` error (and `wallet: null`); a malformed id a `validation_error`. */
   wallet?: Maybe<Wallet>;
+  /** One of your wallet groups by id (as GET /wallet-groups/{id}); a missing one, or another owner's, is `not_found`. */
+  walletGroup?: Maybe<WalletGroup>;
   /** One of your projects' wallets, optionally of one type, oldest first (as GET /wallets/{type}?projectId=). */
   wallets: WalletConnection;
   /** One of your projects' inbound webhook calls as recorded (refused flows included), oldest first. Pages have no gaps or repeats while calls go on. */
@@ -952,6 +1047,12 @@ export type QueryTransactionsArgs = {
 
 /** Reads. Every operation needs the `api_key` header and counts against the plan's daily call quota. Errors come in `errors` with `extensions.code` and `extensions.details` (the REST error body's code and details): `unauthorized` (a missing or unknown key), `rate_limited` (the daily quota is spent), `validation_error` (a malformed argument, `details.field` naming it; or a document over the depth, alias, selection or cost limits, `details.limit` naming it, refused before anything runs), `not_found` (a missing resource, or another owner's: they are answered alike), `timeout` (a statement ran past the server's time-out), `internal_error`. Lists are Relay connections paged with `first` and `after`. */
 export type QueryWalletArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+/** Reads. Every operation needs the `api_key` header and counts against the plan's daily call quota. Errors come in `errors` with `extensions.code` and `extensions.details` (the REST error body's code and details): `unauthorized` (a missing or unknown key), `rate_limited` (the daily quota is spent), `validation_error` (a malformed argument, `details.field` naming it; or a document over the depth, alias, selection or cost limits, `details.limit` naming it, refused before anything runs), `not_found` (a missing resource, or another owner's: they are answered alike), `timeout` (a statement ran past the server's time-out), `internal_error`. Lists are Relay connections paged with `first` and `after`. */
+export type QueryWalletGroupArgs = {
   id: Scalars['ID']['input'];
 };
 
@@ -1161,6 +1262,8 @@ export type Wallet = {
   balances: Array<Balance>;
   /** When the wallet was created: the earliest `asOf` it can be read at. */
   createdAt: Scalars['DateTime']['output'];
+  /** The group the wallet is in; null when none. */
+  group?: Maybe<WalletGroup>;
   /** The wallet's id (a UUID). */
   id: Scalars['ID']['output'];
   /** The limits that apply to the wallet now, for every currency and direction, with what it used and what remains. */
@@ -1211,6 +1314,62 @@ export type WalletEdge = {
   cursor: Scalars['String']['output'];
   /** The Wallet. */
   node: Wallet;
+};
+
+/** A group of wallets of one project, in a tree at most 8 deep: its balances are summed over every wallet of the group and of its subgroups, at every depth. */
+export type WalletGroup = {
+  __typename?: 'WalletGroup';
+  /** Sums over every wallet of the group and of its subgroups, one entry per currency one of them holds, in currency order. With `asOf`: the posted balances then of its current wallets (held, available and incoming null). */
+  balances: Array<GroupBalance>;
+  /** When the group was created. */
+  createdAt: Scalars['DateTime']['output'];
+  /** Its direct subgroups, oldest first. */
+  groups: Array<WalletGroup>;
+  /** The group's id (a UUID). */
+  id: Scalars['ID']['output'];
+  /** The caller's metadata, or null. */
+  metadata?: Maybe<Scalars['JSONObject']['output']>;
+  /** The group's name (1 to 100 characters). */
+  name: Scalars['String']['output'];
+  /** Its parent group; null for a root. */
+  parent?: Maybe<WalletGroup>;
+  /** The id of the project the group belongs to. */
+  projectId: Scalars['ID']['output'];
+  /** The group's own wallets (not its subgroups'), oldest first. */
+  wallets: WalletConnection;
+};
+
+
+/** A group of wallets of one project, in a tree at most 8 deep: its balances are summed over every wallet of the group and of its subgroups, at every depth. */
+export type WalletGroupBalancesArgs = {
+  asOf?: InputMaybe<Scalars['DateTime']['input']>;
+};
+
+
+/** A group of wallets of one project, in a tree at most 8 deep: its balances are summed over every wallet of the group and of its subgroups, at every depth. */
+export type WalletGroupWalletsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: Scalars['Int']['input'];
+};
+
+/** A page of wallet groups, oldest first (creation order). */
+export type WalletGroupConnection = {
+  __typename?: 'WalletGroupConnection';
+  /** The page's items, each with its cursor, in the list's order. */
+  edges: Array<WalletGroupEdge>;
+  /** Whether more items follow, and the cursor to read them. */
+  pageInfo: PageInfo;
+  /** How many items the whole list holds, across every page (whatever `first` and `after`). */
+  totalCount: Scalars['Int']['output'];
+};
+
+/** One WalletGroup of a page, with its position in the list. */
+export type WalletGroupEdge = {
+  __typename?: 'WalletGroupEdge';
+  /** An opaque position in the list: pass it as `after` to read the items that follow this one. */
+  cursor: Scalars['String']['output'];
+  /** The WalletGroup. */
+  node: WalletGroup;
 };
 
 /** Whether a wallet may move money: ACTIVE ⇄ SUSPENDED; either → CLOSED (only with every balance zero and no pending hold); CLOSED is final. */

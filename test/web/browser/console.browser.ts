@@ -246,6 +246,21 @@ describe('/console', () => {
     await page.getByLabel('Status').selectOption('captured');
     await page.locator('tr[data-hold] td[data-field="status"]').filter({ hasText: 'captured' }).waitFor();
 
+    // groups (CONTRACT §29): a root group, alice moved into it: its roll-up counts her
+    await nav(page, 'Groups');
+    await page.locator('.notice-title', { hasText: 'No groups yet' }).waitFor();
+    await page.getByRole('button', { name: 'New group…' }).click();
+    const groupForm = dialog(page, 'New root group');
+    await groupForm.getByLabel('Name').fill('Family');
+    await groupForm.getByRole('button', { name: 'New root group' }).click();
+    await page.getByRole('button', { name: 'Open Family' }).waitFor();
+    await page.getByRole('button', { name: 'Move a wallet…' }).click();
+    const moveForm = dialog(page, 'Move a wallet');
+    await moveForm.getByLabel('Wallet').fill('alice');
+    await moveForm.getByLabel('Into').selectOption({ label: 'Family' });
+    await moveForm.getByRole('button', { name: 'Move a wallet' }).click();
+    await page.locator('li[data-group] .roll-up').filter({ hasText: '1 wallet' }).waitFor();
+
     // events: what happened so far, then a transfer made elsewhere arrives live
     await nav(page, 'Events');
     await page.locator('ol.feed li[data-event="hold.captured"]').waitFor();
