@@ -50,6 +50,8 @@ import { exportIdleInTransactionMs, TransactionSearchService } from './domain/se
 import { longReadCapacity, LongReadSlots } from './domain/shared/long-read-slots.js';
 import { LimitRepository } from './domain/limits/limit.repository.js';
 import { LimitService } from './domain/limits/limit.service.js';
+import { CreditLineRepository } from './domain/credit-lines/credit-line.repository.js';
+import { CreditLineService } from './domain/credit-lines/credit-line.service.js';
 
 import { JournalRepository } from './domain/journal/journal.repository.js';
 import { JournalWriter } from './domain/journal/journal-writer.js';
@@ -112,6 +114,7 @@ export interface Services {
   webhookDeliveries: DeliveryWorker;
   /** Spending and earning limits (CONTRACT §19): definitions and usage; the check runs in the posting routines. */
   limits: LimitService;
+  creditLines: CreditLineService;
 }
 
 /** Outbound webhooks: the settings of src/config.ts, and what tests may change besides. */
@@ -205,6 +208,7 @@ export async function createServices(db: Database, logger: Logger, options: { lo
     webhookEndpoints: new WebhookEndpointService(new WebhookEndpointRepository(db), ownership, guard, newSecret),
     webhookDeliveries,
     limits: new LimitService(new LimitRepository(db), postingRepository, ownership, wallets),
+    creditLines: new CreditLineService(new CreditLineRepository(db), postingRepository),
 
     balanceMonitors: new BalanceMonitorService(monitorRepository),
     db,
