@@ -20,22 +20,27 @@ export interface ConditionInput {
   value: number | string | ExactNumber;
 }
 
-/** A signed decimal in major units (balances go below zero with a credit line): a JSON number, an ExactNumber or a decimal text (GraphQL). */
-export const SignedAmountRule = z.union([
+/** A signed number of major units (balances go below zero with a credit line): a JSON number, or an ExactNumber passed on as its exact text (REST). */
+export const SignedNumberRule = z.union([
   z.number().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER),
   z.custom<ExactNumber>((value) => value instanceof ExactNumber, { abort: true }).transform((value, ctx) => plainDecimal(value.text) ?? (ctx.addIssue({ code: 'custom', message: 'has too many digits' }), z.NEVER)),
-  z.string().regex(/^-?\d+(?:\.\d+)?$/, 'must be a decimal number').max(400),
 ]);
-SignedAmountRule._zod.toJSONSchema = () => ({ type: 'number', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER });
+SignedNumberRule._zod.toJSONSchema = () => ({ type: 'number', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER });
+/** The same, or a decimal text (a GraphQL Decimal arrives as text). */
+const SignedAmountRule = z.union([SignedNumberRule, z.string().regex(/^-?\d+(?:\.\d+)?$/, 'must be a decimal number').max(400)]);
 
-export const ConditionRule = z.strictObject({
-  wallet: WalletRefRule.meta({ description: 'A party of the posting: its id or address' }),
-  currency: CurrencyRule.meta({ description: 'An asset symbol of the project (a currency the posting does not move: its unchanged values)' }),
-  field: z.enum(CONDITION_FIELDS).meta({ description: '`balance` or `available` (balance − held + creditLimit), after the posting' }),
-  op: z.enum(CONDITION_OPS),
-  value: SignedAmountRule.meta({ description: 'Major units; may be below zero' }),
-});
-export const ConditionsRule = z.array(ConditionRule).max(MAX_CONDITIONS);
+const conditionRule = <V extends z.ZodType<number | string>>(value: V) =>
+  z.strictObject({
+    wallet: WalletRefRule.meta({ description: 'A party of the posting: its id or address' }),
+    currency: CurrencyRule.meta({ description: 'An asset symbol of the project (a currency the posting does not move: its unchanged values)' }),
+    field: z.enum(CONDITION_FIELDS).meta({ description: '`balance` or `available` (balance − held + creditLimit), after the posting' }),
+    op: z.enum(CONDITION_OPS),
+    value: value.meta({ description: 'Major units; may be below zero' }),
+  });
+/** What the services accept. */
+export const ConditionsRule = z.array(conditionRule(SignedAmountRule)).max(MAX_CONDITIONS);
+/** REST's JSON bodies: the same with numbers only, as every amount there. */
+export const ConditionsBodyRule = z.array(conditionRule(SignedNumberRule).meta({ id: 'Condition' })).max(MAX_CONDITIONS);
 
 /** The shape of a request's conditions (400), before anything is looked up; `field` prefixes names (`transfers.3.`). */
 export function checkConditions(conditions: unknown, field = ''): z.infer<typeof ConditionsRule> {
