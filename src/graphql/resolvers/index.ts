@@ -13,5 +13,6 @@ import { SubscriptionResolver } from './subscription.resolver.js';
 import { EventResolver } from './event.resolver.js';
 import { BalanceMonitorResolver } from './balance-monitor.resolver.js';
 import { LimitResolver, WalletLimitsResolver } from './spending-limit.resolver.js';
+import { CreditLineResolver } from './credit-line.resolver.js';
 
-export const resolvers: NonEmptyArray<Function> = [PlanResolver, ProjectResolver, ProjectTransactionsResolver, ProjectAnalyticsResolver, AssetResolver, WalletResolver, TransactionResolver, WebhookResolver, HoldResolver, BalanceResolver, EventResolver, BalanceMonitorResolver, SubscriptionResolver, LimitResolver, WalletLimitsResolver];
+export const resolvers: NonEmptyArray<Function> = [PlanResolver, ProjectResolver, ProjectTransactionsResolver, ProjectAnalyticsResolver, AssetResolver, WalletResolver, TransactionResolver, WebhookResolver, HoldResolver, BalanceResolver, EventResolver, BalanceMonitorResolver, SubscriptionResolver, LimitResolver, WalletLimitsResolver, CreditLineResolver];

@@ -3,6 +3,38 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** Which value of a party a condition compares, after the posting. */
+export type ConditionField =
+  /** balance − held + creditLimit. */
+  | 'AVAILABLE'
+  /** The posted balance. */
+  | 'BALANCE';
+
+/** Post only if, afterwards, `field op value` holds for this party in this currency (CONTRACT §28). */
+export type ConditionInput = {
+  /** An asset symbol of the project; a currency the posting does not move is judged on its unchanged values. */
+  currency: string;
+  field: ConditionField;
+  op: ConditionOp;
+  /** Major units; may be below zero. */
+  value: string | number;
+  /** A party of the posting (its sender or receiver): a wallet id or address; another wallet: `validation_error`. */
+  wallet: string;
+};
+
+/** The comparison of `field op value`. */
+export type ConditionOp =
+  /** field = value. */
+  | 'EQ'
+  /** field > value. */
+  | 'GT'
+  /** field ≥ value. */
+  | 'GTE'
+  /** field < value. */
+  | 'LT'
+  /** field ≤ value. */
+  | 'LTE';
+
 /** A new currency of a project. */
 export type CreateAssetInput = {
   /** Seconds a credit to a customer wallet lives before its remaining points expire, 1–315360000; absent or null: never expires. */
@@ -105,6 +137,8 @@ export type TransactionFilter = {
 export type TransferInput = {
   /** Major units, > 0, with at most the asset's `fractions` decimals (and at most 2⁵³−1 minor units), else `validation_error`. */
   amount: string | number;
+  /** At most 10, judged once the posting is done, after every other check, in order: the first that does not hold refuses it with `condition_failed` (`extensions.details` {index, actual}) and nothing is posted. */
+  conditions?: Array<ConditionInput> | null | undefined;
   /** An asset symbol of the project (else `not_found`). */
   currency: string;
   /** The sender: a wallet id or address in the project, ACTIVE, whose `available` balance covers the amount. */
