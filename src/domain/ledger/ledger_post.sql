@@ -50,7 +50,7 @@ DROP FUNCTION IF EXISTS ledger_post(text[], integer[], uuid[], uuid[], uuid[], b
 --   (lots, limits or monitors) is not deferred again in this batch.
 CREATE OR REPLACE FUNCTION ledger_post(
   p_kind text[], p_project integer[], p_asset uuid[], p_from uuid[], p_to uuid[], p_amount bigint[], p_request text[],
-  p_group integer[], p_target uuid[], p_reference text[], p_metadata json[], p_expires_in integer[], p_conditions jsonb[] DEFAULT NULL
+  p_group integer[], p_target uuid[], p_reference text[], p_metadata json[], p_expires_in integer[], p_conditions jsonb[] DEFAULT NULL::jsonb[]
 ) RETURNS TABLE (
   idx integer, code text, tx_id uuid, tx_seq bigint, from_balance bigint, to_balance bigint, posted_at timestamptz,
   hold_id uuid, detail jsonb

@@ -6,7 +6,7 @@ import { projectIdOf } from '../ids.js';
 import { idempotent } from '../idempotency.js';
 import { DecimalScalar } from '../scalars.js';
 
-@ObjectType('CreditLine', { simpleResolvers: true, description: "A wallet's credit line in one currency (CONTRACT §28): how far below zero it may go." })
+@ObjectType('CreditLine', { simpleResolvers: true, description: "A wallet's credit line in one currency: how far below zero it may go." })
 class CreditLineType {
   @Field(() => ID, { description: "The wallet's id." }) walletId!: string;
   @Field({ description: "The asset's symbol." }) currency!: string;

@@ -193,11 +193,13 @@ export type ConditionField =
   /** The posted balance. */
   | 'BALANCE';
 
-/** Post only if, afterwards, `field op value` holds for this party in this currency (CONTRACT §28). */
+/** Post only if, afterwards, `field op value` holds for this party in this currency. */
 export type ConditionInput = {
   /** An asset symbol of the project; a currency the posting does not move is judged on its unchanged values. */
   currency: Scalars['String']['input'];
+  /** The value compared, after the posting. */
   field: ConditionField;
+  /** The comparison: `field op value`. */
   op: ConditionOp;
   /** Major units; may be below zero. */
   value: Scalars['Decimal']['input'];
@@ -256,7 +258,7 @@ export type CreateWalletInput = {
   projectId: Scalars['ID']['input'];
 };
 
-/** A wallet's credit line in one currency (CONTRACT §28): how far below zero it may go. */
+/** A wallet's credit line in one currency: how far below zero it may go. */
 export type CreditLine = {
   __typename?: 'CreditLine';
   /** The asset's symbol. */
