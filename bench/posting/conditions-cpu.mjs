@@ -7,7 +7,7 @@
 // arm `ten` adds `p_conditions` with 10 conditions a transfer, every one holding (so every
 // transfer posts): both parties, balance and available, every operator.
 //
-//   node bench/posting/conditions-cpu.mjs [--rounds 12] [--batches 40] [--batch 27]
+//   node bench/posting/conditions-cpu.mjs [--rounds 12] [--batches 40] [--batch 27] [--count 10]
 
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +24,7 @@ const option = (name, fallback) => {
 const rounds = Number(option('rounds', 12));
 const batches = Number(option('batches', 40));
 const batchSize = Number(option('batch', 27));
+const count = Number(option('count', 10)); // conditions per transfer in arm `ten` (1: what the subtransaction itself costs)
 
 const cpuNs = (pid) => Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]);
 const ARRAYS = `$1::text[], $2::int[], $3::uuid[], $4::uuid[], $5::uuid[], $6::bigint[], $7::text[], $8::int[], $9::uuid[], $10::text[], $11::json[], $12::int[]`;
@@ -33,11 +34,13 @@ const POST_CONDITIONED = `SELECT idx, code, detail FROM ledger_post(${ARRAYS}, p
 /** 10 conditions that hold after a transfer of 1 between funded customers (values in minor units, as PostingRepository sends them). */
 function tenConditions(asset, from, to) {
   const c = (wallet, field, op, value) => ({ wallet, asset, field, op, value: String(value), fractions: 2 });
-  return JSON.stringify([
+  return JSON.stringify(
+    [
     c(from, 'balance', 'gte', 0), c(to, 'balance', 'gt', 0), c(from, 'available', 'gte', 0), c(to, 'available', 'gt', -1),
     c(from, 'balance', 'lte', '9000000000000000'), c(to, 'balance', 'lt', '9000000000000000'), c(from, 'available', 'lte', '9000000000000000'),
     c(to, 'available', 'lt', '9000000000000000'), c(from, 'balance', 'gt', -100), c(to, 'balance', 'gte', 1),
-  ]);
+    ].slice(0, count),
+  );
 }
 
 async function prepareArm(cluster, name) {
@@ -96,7 +99,7 @@ try {
   console.log(`ledger_post, ${batchSize} transfers a call, ${batches} calls a round, ${rounds} rounds alternating; load average ${load}`);
   console.log(`backend CPU us per transfer (median; rounds), and wall us per transfer (median)`);
   for (const arm of arms) {
-    const label = arm.name === 'none' ? 'no conditions' : '10 conditions each';
+    const label = arm.name === 'none' ? 'no conditions' : `${count} condition${count === 1 ? '' : 's'} each`;
     console.log(`  ${label.padEnd(20)} ${median(arm.cpu).toFixed(1).padStart(6)}  (${arm.cpu.map((v) => v.toFixed(1)).join(' ')})   wall ${median(arm.wall).toFixed(0)}`);
   }
   const pairs = arms[0].cpu.map((v, i) => arms[1].cpu[i] / v);

@@ -32,7 +32,8 @@ DROP FUNCTION IF EXISTS ledger_post(text[], integer[], uuid[], uuid[], uuid[], b
 -- * Conditions (§28, p_conditions[i]: ledger_conditions' jsonb array, NULL for none): a request
 --   that carries them runs as a group of one, in a subtransaction, and its conditions are judged
 --   after it posted ('ok'), last, on the balances as it left them; the first that does not hold
---   refuses it ('condition_failed', detail {index, actual}) and rolls it back. A group's leg sees
+--   refuses it ('condition_failed', detail {index, actual}) and rolls it back; a replay of a request
+--   key that already posted answers that posting, unjudged (its posted_at is an earlier v_now). A group's leg sees
 --   the group's earlier legs; its refusal's detail is {index: leg, condition, actual}. A request
 --   without conditions runs no statement more (NULL array: p_conditions[i] is NULL).
 -- * One clock reading per batch (p_now, after the locks, in milliseconds): expiry of holds and of
@@ -120,7 +121,8 @@ BEGIN
       FOR k IN v_i .. v_last LOOP
         r := ledger_apply(p_kind[k], p_project[k], p_asset[k], p_from[k], p_to[k], p_amount[k], p_request[k],
                           p_target[k], p_reference[k], p_metadata[k], p_expires_in[k], v_now);
-        IF r.code = 'ok' AND p_conditions[k] IS NOT NULL THEN
+        -- a replay (its request key already posted, at an earlier clock reading) answers as it was: not judged again
+        IF r.code = 'ok' AND p_conditions[k] IS NOT NULL AND r.posted_at = v_now THEN
           r.detail := ledger_conditions(p_project[k], p_conditions[k], v_now);
           IF r.detail IS NOT NULL THEN
             r.code := 'condition_failed';
