@@ -7,7 +7,7 @@
 // arm `ten` adds `p_conditions` with 10 conditions a transfer, every one holding (so every
 // transfer posts): both parties, balance and available, every operator.
 //
-//   node bench/posting/conditions-cpu.mjs [--rounds 12] [--batches 40] [--batch 27] [--count 10]
+//   node bench/posting/conditions-cpu.mjs [--rounds 12] [--batches 40] [--batch 27] [--count 10] [--groups] [--stub]
 
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,6 +25,11 @@ const rounds = Number(option('rounds', 12));
 const batches = Number(option('batches', 40));
 const batchSize = Number(option('batch', 27));
 const count = Number(option('count', 10)); // conditions per transfer in arm `ten` (1: what the subtransaction itself costs)
+// arm `ten` sends each transfer as an atomic group of one instead, without conditions: the
+// subtransaction and undeferred writes alone, what a conditioned request pays before its statement
+const groups = args.includes('--groups');
+// arm `ten`'s ledger_conditions replaced by one that returns NULL at once: the path without the judging statement
+const stub = args.includes('--stub');
 
 const cpuNs = (pid) => Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]);
 const ARRAYS = `$1::text[], $2::int[], $3::uuid[], $4::uuid[], $5::uuid[], $6::bigint[], $7::text[], $8::int[], $9::uuid[], $10::text[], $11::json[], $12::int[]`;
@@ -66,12 +71,13 @@ function batchParams(arm) {
   }
   const fill = (v) => Array.from({ length: batchSize }, () => v);
   const params = [fill('transfer'), fill(arm.projectId), fill(arm.asset), from, to, fill(minorOf(1).toString()), fill(null), fill(null), fill(null), fill(null), fill(null), fill(null)];
-  if (arm.name === 'ten') params.push(from.map((f, i) => tenConditions(arm.asset, f, to[i])));
+  if (arm.name === 'ten' && groups) params[7] = from.map((_, i) => i + 1);
+  else if (arm.name === 'ten') params.push(from.map((f, i) => tenConditions(arm.asset, f, to[i])));
   return params;
 }
 
 async function call(arm) {
-  const { rows } = await arm.client.query(arm.name === 'ten' ? POST_CONDITIONED : POST, batchParams(arm));
+  const { rows } = await arm.client.query(arm.name === 'ten' && !groups ? POST_CONDITIONED : POST, batchParams(arm));
   if (rows.some((row) => row.code !== 'ok')) throw new Error(`${arm.name}: refused: ${JSON.stringify(rows.find((row) => row.code !== 'ok'))}`);
 }
 
@@ -93,13 +99,14 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'conditions-cpu-'));
 const cluster = await startCluster(dataDir);
 try {
   const arms = [await prepareArm(cluster, 'none'), await prepareArm(cluster, 'ten')];
+  if (stub) await arms[1].client.query(`CREATE OR REPLACE FUNCTION ledger_conditions(p_project integer, p_conditions jsonb, p_now timestamp with time zone) RETURNS jsonb LANGUAGE plpgsql AS $fn$ BEGIN RETURN NULL; END $fn$`);
   for (const arm of arms) for (let b = 0; b < 20; b++) await call(arm); // warm the caches and plans
   for (let r = 0; r < rounds; r++) for (const arm of r % 2 ? [...arms].reverse() : arms) await runRound(arm);
   const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   console.log(`ledger_post, ${batchSize} transfers a call, ${batches} calls a round, ${rounds} rounds alternating; load average ${load}`);
   console.log(`backend CPU us per transfer (median; rounds), and wall us per transfer (median)`);
   for (const arm of arms) {
-    const label = arm.name === 'none' ? 'no conditions' : `${count} condition${count === 1 ? '' : 's'} each`;
+    const label = arm.name === 'none' ? 'no conditions' : groups ? 'each a group of one' : `${count} condition${count === 1 ? '' : 's'} each${stub ? ', unjudged' : ''}`;
     console.log(`  ${label.padEnd(20)} ${median(arm.cpu).toFixed(1).padStart(6)}  (${arm.cpu.map((v) => v.toFixed(1)).join(' ')})   wall ${median(arm.wall).toFixed(0)}`);
   }
   const pairs = arms[0].cpu.map((v, i) => arms[1].cpu[i] / v);

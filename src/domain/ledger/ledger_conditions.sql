@@ -12,11 +12,22 @@
 --
 -- Returns NULL when every condition holds, else the first that does not: {index (from 0),
 -- actual (minor units, text), fractions (as given: the service prints actual in major units)}. ONE statement, whatever the number of conditions (at most 10).
+--
+-- plpgsql, not a LANGUAGE sql function: called as an expression with a FROM clause it cannot be
+-- inlined, and its statement's plan is then cached per session like every posting statement's.
 CREATE OR REPLACE FUNCTION ledger_conditions(p_project integer, p_conditions jsonb, p_now timestamp with time zone) RETURNS jsonb
-LANGUAGE sql STABLE AS $fn$
+LANGUAGE plpgsql STABLE AS $fn$
+DECLARE
+  v_refusal jsonb;
+BEGIN
   SELECT jsonb_build_object('index', e.n - 1, 'actual', v.actual::text, 'fractions', e.c->'fractions')
     FROM jsonb_array_elements(p_conditions) WITH ORDINALITY AS e (c, n)
-    LEFT JOIN balances b ON b.project_id = p_project AND b.wallet_id = (e.c->>'wallet')::uuid AND b.asset_id = (e.c->>'asset')::uuid
+    -- one primary-key descent per condition: LIMIT 1 keeps the subquery from being pulled up into
+    -- a join, which, the array estimated at 100 rows, was planned as a hash join over every
+    -- balance row of the project (seen with auto_explain: 0.29 ms a call on 1,000 wallets)
+    LEFT JOIN LATERAL (
+      SELECT b.* FROM balances b WHERE b.wallet_id = (e.c->>'wallet')::uuid AND b.asset_id = (e.c->>'asset')::uuid AND b.project_id = p_project LIMIT 1
+    ) b ON true
     CROSS JOIN LATERAL (
       SELECT CASE WHEN e.c->>'field' = 'balance' THEN coalesce(b.amount, 0)
                   ELSE coalesce(b.amount + b.credit_limit - CASE WHEN b.held > 0 THEN b.held - coalesce((
@@ -32,4 +43,7 @@ LANGUAGE sql STABLE AS $fn$
                              ELSE v.actual = v.value END
    ORDER BY e.n
    LIMIT 1
+    INTO v_refusal;
+  RETURN v_refusal;
+END
 $fn$;
