@@ -27,7 +27,7 @@ const DOMAIN_FLOORS = [
   ['ownership'], // which owner may read or write which project
   ['projects', 'assets', 'wallets'], // what money moves between
   ['ledger'], // the posting path, its refusals (limits' included), history
-  ['holds', 'lots', 'limits', 'monitors', 'search', 'journal', 'analytics', 'webhook', 'wallet-groups'], // features over the ledger
+  ['holds', 'lots', 'limits', 'credit-lines', 'monitors', 'search', 'journal', 'analytics', 'webhook', 'wallet-groups'], // features over the ledger
   ['events'], // the feed, the hub and the subjects of events, read from every feature
   ['webhook-endpoints'], // outbound deliveries, which follow the events
 ];

@@ -50,6 +50,8 @@ import { exportIdleInTransactionMs, TransactionSearchService } from './domain/se
 import { longReadCapacity, LongReadSlots } from './domain/shared/long-read-slots.js';
 import { LimitRepository } from './domain/limits/limit.repository.js';
 import { LimitService } from './domain/limits/limit.service.js';
+import { CreditLineRepository } from './domain/credit-lines/credit-line.repository.js';
+import { CreditLineService } from './domain/credit-lines/credit-line.service.js';
 
 import { JournalRepository } from './domain/journal/journal.repository.js';
 import { JournalWriter } from './domain/journal/journal-writer.js';
@@ -116,6 +118,7 @@ export interface Services {
   limits: LimitService;
   /** Wallet groups (CONTRACT §29): the tree and memberships; the roll-up sums move in the posting routines. */
   walletGroups: WalletGroupService;
+  creditLines: CreditLineService;
 }
 
 /** Outbound webhooks: the settings of src/config.ts, and what tests may change besides. */
@@ -209,6 +212,7 @@ export async function createServices(db: Database, logger: Logger, options: { lo
     webhookEndpoints: new WebhookEndpointService(new WebhookEndpointRepository(db), ownership, guard, newSecret),
     webhookDeliveries,
     limits: new LimitService(new LimitRepository(db), postingRepository, ownership, wallets),
+    creditLines: new CreditLineService(new CreditLineRepository(db), postingRepository),
 
     balanceMonitors: new BalanceMonitorService(monitorRepository),
     walletGroups: new WalletGroupService(new WalletGroupRepository(db)),

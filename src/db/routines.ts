@@ -93,7 +93,9 @@ export const ROUTINES = [
     calls: ['holds_capture', 'holds_create', 'holds_void', 'ledger_move', 'ledger_reference_take', 'ledger_replay', 'ledger_reverse'],
   },
   { name: 'ledger_flush', floor: 'effect', file: 'src/domain/ledger/ledger_flush.sql', calls: [] },
-  { name: 'ledger_post', floor: 'entry', file: 'src/domain/ledger/ledger_post.sql', calls: ['ledger_apply', 'ledger_flush', 'wallet_groups_roll', 'wallet_groups_watch'] },
+  // Posting conditions (CONTRACT §28): judged by ledger_post after a request posted.
+  { name: 'ledger_conditions', floor: 'effect', file: 'src/domain/ledger/ledger_conditions.sql', calls: ['holds_expired'] },
+  { name: 'ledger_post', floor: 'entry', file: 'src/domain/ledger/ledger_post.sql', calls: ['ledger_apply', 'ledger_conditions', 'ledger_flush', 'wallet_groups_roll', 'wallet_groups_watch'] },
   // Inbound webhooks (CONTRACT §16): a flow's posting and its stored call in one statement.
   { name: 'webhook_post', floor: 'inbound', file: 'src/domain/webhook/webhook_post.sql', calls: ['ledger_post'] },
   { name: 'webhook_sequence_calls', floor: 'outbox', file: 'src/domain/webhook/webhook_sequence_calls.sql', calls: [] },

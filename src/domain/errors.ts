@@ -16,6 +16,8 @@ export const ERROR_STATUS = {
   hold_not_pending: 409,
   /** A spending or earning limit would be passed (CONTRACT §19); details {limitId, remaining}. */
   limit_exceeded: 409,
+  /** A posting's condition does not hold once it is done (CONTRACT §28); details {index, actual} (a batch: {index, condition, actual}). */
+  condition_failed: 409,
   idempotency_in_progress: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,

@@ -134,6 +134,25 @@ export function toMinor(amount: number | string | ExactNumber, fractions: number
   return minor;
 }
 
+/**
+ * Major units to minor units where zero and signs are meaningful (a credit line's limit, a
+ * condition's value: balances may be below zero, CONTRACT §28), with toMinor's other refusals:
+ * more decimals than `fractions`, more than 2^53-1 minor units either way.
+ */
+export function toMinorSigned(amount: number | string | ExactNumber, fractions: number, field = 'amount'): bigint {
+  // a string is a plain decimal, here with an optional minus sign ("-12.50")
+  if (typeof amount === 'string' && /^\s*-\d/.test(amount)) return -toMinorSigned(amount.trim().slice(1), fractions, field);
+  const parts = amountParts(amount);
+  if (!parts) throw invalid(field, 'must be a decimal number');
+  if (parts.digits === '') return 0n;
+  if (-parts.exponent > fractions) throw invalid(field, `has more than ${fractions} decimal places`, { fractions });
+  const shift = parts.exponent + fractions;
+  if (parts.digits.length + shift > MAX_MINOR_DIGITS) throw invalid(field, 'is larger than 2^53-1 minor units');
+  const minor = BigInt(parts.digits + '0'.repeat(shift));
+  if (minor > MAX_MINOR_UNITS) throw invalid(field, 'is larger than 2^53-1 minor units');
+  return parts.negative ? -minor : minor;
+}
+
 function amountParts(amount: number | string | ExactNumber): DecimalParts | null {
   if (amount instanceof ExactNumber) return amount.parts;
   if (typeof amount === 'number') return Number.isFinite(amount) ? decimalParts(String(amount)) : null;

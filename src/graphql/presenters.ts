@@ -38,6 +38,7 @@ export interface BalanceModel {
   /** Null on a balance read as of a time (CONTRACT §14): they describe the present. */
   held: string | null;
   available: string | null;
+  creditLimit: string | null;
 }
 
 export function transactionModel(row: HistoryRow): TransactionModel {
@@ -84,7 +85,8 @@ export function balanceModel(row: BalanceRow): BalanceModel {
     currency: row.symbol,
     balance: minorToDecimalString(row.amount, row.fractions),
     held: minorToDecimalString(row.held, row.fractions),
-    available: minorToDecimalString(row.amount - row.held, row.fractions),
+    available: minorToDecimalString(row.amount - row.held + row.creditLimit, row.fractions),
+    creditLimit: minorToDecimalString(row.creditLimit, row.fractions),
   };
 }
 
@@ -124,7 +126,7 @@ export function holdModel(hold: HoldView): HoldModel {
   };
 }
 
-/** A balance as of a time: the posted balance; the fields of the present (held, available) stay unset, so null. */
+/** A balance as of a time: the posted balance; the fields of the present (held, available, creditLimit) stay unset, so null. */
 export function balanceAsOfModel(row: BalanceAsOfRow): BalanceModel {
-  return { walletId: row.walletId, assetId: row.assetId, account: row.address, currency: row.symbol, balance: minorToDecimalString(row.amount, row.fractions), held: null, available: null };
+  return { walletId: row.walletId, assetId: row.assetId, account: row.address, currency: row.symbol, balance: minorToDecimalString(row.amount, row.fractions), held: null, available: null, creditLimit: null };
 }

@@ -7,9 +7,10 @@ export const BalanceBody = z
   .object({
     account: z.string(),
     currency: z.string(),
-    balance: z.number().meta({ description: 'The posted balance.' }),
+    balance: z.number().meta({ description: 'The posted balance (below zero with a credit line in use).' }),
     held: z.number().meta({ description: "Sum of the wallet's pending, unexpired holds as sender." }),
-    available: z.number().meta({ description: 'balance − held: what transfers, holds and reversals may spend.' }),
+    available: z.number().meta({ description: 'balance − held + creditLimit: what transfers, holds and reversals may spend (below zero when a credit line was lowered below its use).' }),
+    creditLimit: z.number().meta({ description: 'The credit line in this currency (0 without one): the balance may go down to −creditLimit.' }),
   })
   .meta({ id: 'Balance' });
 /** A balance as of a time (CONTRACT §14): the posted balance only (held and available are omitted). */
@@ -21,6 +22,7 @@ export interface BalanceJson {
   balance: number;
   held: number;
   available: number;
+  creditLimit: number;
 }
 
 export type BalanceAsOfJson = Pick<BalanceJson, 'account' | 'currency' | 'balance'>;
@@ -31,7 +33,8 @@ export function balanceJson(row: BalanceRow): BalanceJson {
     currency: row.symbol,
     balance: toMajor(row.amount, row.fractions),
     held: toMajor(row.held, row.fractions),
-    available: toMajor(row.amount - row.held, row.fractions),
+    available: toMajor(row.amount - row.held + row.creditLimit, row.fractions),
+    creditLimit: toMajor(row.creditLimit, row.fractions),
   };
 }
 

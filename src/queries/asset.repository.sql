@@ -16,6 +16,9 @@ SELECT 1 FROM projects p JOIN assets a ON a.project_id = p.id OR a.id = p.asset_
 -- AssetRepository.hasPostings
 SELECT 1 FROM balances WHERE asset_id = ? LIMIT 1;
 
+-- AssetRepository.hasCreditLines
+SELECT 1 FROM balances WHERE asset_id = ? AND (credit_limit > 0 OR amount < 0) LIMIT 1;
+
 -- AssetRepository.reassignPrimary
 UPDATE projects p
     SET asset_id = (SELECT a.id FROM assets a WHERE a.project_id = p.id AND a.id <> ? ORDER BY a.seq LIMIT 1),

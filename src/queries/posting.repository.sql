@@ -28,6 +28,9 @@ SELECT r.n::int AS n, p.id AS project_id, a.id AS asset_id, a.symbol, a.fraction
 -- PostingRepository.post (prepared as ledger_post)
 SELECT idx, code, tx_id, tx_seq, from_balance, to_balance, posted_at, hold_id, detail FROM ledger_post($1::text[], $2::int[], $3::uuid[], $4::uuid[], $5::uuid[], $6::bigint[], $7::text[], $8::int[], $9::uuid[], $10::text[], $11::json[], $12::int[]);
 
+-- PostingRepository.post (with conditions) (prepared as ledger_post_conditioned)
+SELECT idx, code, tx_id, tx_seq, from_balance, to_balance, posted_at, hold_id, detail FROM ledger_post($1::text[], $2::int[], $3::uuid[], $4::uuid[], $5::uuid[], $6::bigint[], $7::text[], $8::int[], $9::uuid[], $10::text[], $11::json[], $12::int[], p_conditions => $13::jsonb[]);
+
 -- PostingRepository.post (with a webhook call) (prepared as ledger_webhook_post)
 SELECT idx, code, tx_id, tx_seq, from_balance, to_balance, posted_at, hold_id, detail FROM webhook_post($1::text[], $2::int[], $3::uuid[], $4::uuid[], $5::uuid[], $6::bigint[], $7::text[], $8::int[], $9::uuid[], $10::text[], $11::json[], $12::int[], $13::jsonb);
 

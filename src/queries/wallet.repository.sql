@@ -3,7 +3,7 @@
 -- test/cli/sql-generator.test.ts fails when this file and the code differ: regenerate, and review the difference.
 
 -- WalletRepository.holdsFunds
-SELECT 1 FROM balances WHERE wallet_id = ? AND amount > 0 LIMIT 1;
+SELECT 1 FROM balances WHERE wallet_id = ? AND amount <> 0 LIMIT 1;
 
 -- WalletRepository.hasPendingHolds
 SELECT 1 FROM holds h

@@ -7,7 +7,7 @@ import { pagination, PaginationBody } from '../json/page.json.js';
 import { TransactionBody, transactionJson } from '../json/transaction.json.js';
 import { HoldBody, holdJson } from '../json/hold.json.js';
 import { DryRunQuery, dryRunBody, NoQuery, postedReply } from './dry-run.js';
-import { Amount, Metadata, PageQuery, ProjectId, ProjectIdQuery, Reference, Symbol, Uuid, WalletRef } from './schemas.js';
+import { Amount, Conditions, Metadata, PageQuery, ProjectId, ProjectIdQuery, Reference, Symbol, Uuid, WalletRef } from './schemas.js';
 
 const CreateHoldBody = z.strictObject({
   amount: Amount,
@@ -19,7 +19,7 @@ const CreateHoldBody = z.strictObject({
   reference: Reference.optional(),
   metadata: Metadata.optional(),
 }).meta({ id: 'CreateHoldRequest' });
-const CaptureBody = z.strictObject({ projectId: ProjectId, amount: Amount.optional() }).meta({ id: 'CaptureHoldRequest' });
+const CaptureBody = z.strictObject({ projectId: ProjectId, amount: Amount.optional(), conditions: Conditions.optional() }).meta({ id: 'CaptureHoldRequest' });
 const VoidBody = z.strictObject({ projectId: ProjectId }).meta({ id: 'VoidHoldRequest' });
 const HoldIdParams = z.strictObject({ id: Uuid });
 const HoldListQuery = z.strictObject({ projectId: ProjectIdQuery, walletId: WalletRef.optional(), status: z.enum(HOLD_STATUSES).optional(), ...PageQuery });
@@ -58,7 +58,7 @@ export function holdRoutes({ holds }: Services): Route[] {
         tag: 'holds',
         response: { status: 201, schema: CaptureReply },
         dryRun: dryRunBody(CaptureReply),
-        errors: ['not_found', 'wallet_inactive', 'hold_expired', 'hold_not_pending', 'limit_exceeded', 'conflict'],
+        errors: ['not_found', 'wallet_inactive', 'hold_expired', 'hold_not_pending', 'limit_exceeded', 'condition_failed', 'conflict'],
       },
       handler: async ({ principal, params, body, query: { dryRun } }) => {
         const { transaction, hold } = await holds.capture(principal, params.id, body, { dryRun });

@@ -14,6 +14,7 @@ import { lotRoutes } from './lots.routes.js';
 import { eventRoutes } from './events.routes.js';
 import { webhookEndpointRoutes } from './webhook-endpoints.routes.js';
 import { limitRoutes } from './limits.routes.js';
+import { creditLineRoutes } from './credit-lines.routes.js';
 import { journalRoutes } from './journal.routes.js';
 import { analyticsRoutes } from './analytics.routes.js';
 import { balanceMonitorRoutes } from './balance-monitors.routes.js';
@@ -22,7 +23,7 @@ import { WEBHOOK_DOCS } from './webhook-docs.js';
 
 /** The REST routes, each documented in /openapi.json. */
 export function restRoutes(services: Services): Route[] {
-  return [...systemRoutes(services), ...adminRoutes(services), ...transactionRoutes(services), ...transactionSearchRoutes(services), ...webhookRoutes(services), ...projectRoutes(services), ...assetRoutes(services), ...walletRoutes(services), ...holdRoutes(services), ...lotRoutes(services), ...eventRoutes(services), ...webhookEndpointRoutes(services), ...limitRoutes(services), ...journalRoutes(services), ...analyticsRoutes(services), ...balanceMonitorRoutes(services), ...walletGroupRoutes(services)];
+  return [...systemRoutes(services), ...adminRoutes(services), ...transactionRoutes(services), ...transactionSearchRoutes(services), ...webhookRoutes(services), ...projectRoutes(services), ...assetRoutes(services), ...walletRoutes(services), ...holdRoutes(services), ...lotRoutes(services), ...eventRoutes(services), ...webhookEndpointRoutes(services), ...limitRoutes(services), ...creditLineRoutes(services), ...journalRoutes(services), ...analyticsRoutes(services), ...balanceMonitorRoutes(services), ...walletGroupRoutes(services)];
 }
 
 /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CurrencyRule, PostingMetadataRule, ReferenceRule, WalletRefRule } from '../domain/ledger/ledger.rules.js';
 import { AmountRule } from '../domain/money.js';
+import { ConditionsBodyRule } from '../domain/ledger/conditions.js';
 import { AS_OF_FORMAT, AsOfRule } from '../domain/ledger/as-of.rules.js';
 import { parseInstant } from '../domain/shared/instant.js';
 import { MAX_PROJECT_ID, ProjectIdRule, UuidRule } from '../domain/shared/ids.js';
@@ -85,3 +86,8 @@ export const Amount = AmountRule;
 /** Optional on postings and holds (CONTRACT §13). */
 export const Reference = ReferenceRule;
 export const Metadata = PostingMetadataRule;
+
+/** A posting's conditions (CONTRACT §28): the domain's own rule, at most 10, judged after the posting. */
+export const Conditions = ConditionsBodyRule.meta({
+  description: 'At most 10, judged once the posting is done and after every other check, in order: the first that does not hold refuses it (409 condition_failed, details {index, actual}) and nothing is posted',
+});

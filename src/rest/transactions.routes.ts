@@ -6,12 +6,12 @@ import { BalanceAsOfBody, balanceAsOfJson, BalanceBody, balanceJson } from '../j
 import { pagination, PaginationBody } from '../json/page.json.js';
 import { TransactionBody, transactionJson } from '../json/transaction.json.js';
 import { DryRunQuery, dryRunBody, postedReply } from './dry-run.js';
-import { Amount, AsOfQuery, Metadata, PageQuery, ProjectId, ProjectIdQuery, Reference, Symbol, Uuid, WalletRef } from './schemas.js';
+import { Amount, Conditions, AsOfQuery, Metadata, PageQuery, ProjectId, ProjectIdQuery, Reference, Symbol, Uuid, WalletRef } from './schemas.js';
 
 const Annotations = { reference: Reference.optional(), metadata: Metadata.optional() };
-const TransferBody = z.strictObject({ amount: Amount, currency: Symbol, from: WalletRef, to: WalletRef, projectId: ProjectId, ...Annotations }).meta({ id: 'TransferRequest' });
+const TransferBody = z.strictObject({ amount: Amount, currency: Symbol, from: WalletRef, to: WalletRef, projectId: ProjectId, ...Annotations, conditions: Conditions.optional() }).meta({ id: 'TransferRequest' });
 const SeedBody = z.strictObject({ amount: Amount, currency: Symbol, projectId: ProjectId, to: WalletRef, ...Annotations }).meta({ id: 'SeedRequest' });
-const LegBody = z.strictObject({ amount: Amount, currency: Symbol, from: WalletRef, to: WalletRef, ...Annotations }).meta({ id: 'BatchLeg' });
+const LegBody = z.strictObject({ amount: Amount, currency: Symbol, from: WalletRef, to: WalletRef, ...Annotations, conditions: Conditions.optional() }).meta({ id: 'BatchLeg' });
 const BatchBody = z.strictObject({ projectId: ProjectId, transfers: z.array(LegBody).min(1).max(MAX_BATCH_LEGS) }).meta({ id: 'BatchRequest' });
 const ReverseBody = z.strictObject({ projectId: ProjectId, amount: Amount.optional(), ...Annotations }).meta({ id: 'ReverseRequest' });
 const IdParams = z.strictObject({ id: Uuid });
@@ -36,7 +36,7 @@ export function transactionRoutes({ ledger, history }: Services): Route[] {
         tag: 'transactions',
         response: { status: 201, schema: TransferReply },
         dryRun: dryRunBody(TransferReply),
-        errors: ['not_found', 'insufficient_funds', 'wallet_inactive', 'limit_exceeded', 'conflict'],
+        errors: ['not_found', 'insufficient_funds', 'wallet_inactive', 'limit_exceeded', 'condition_failed', 'conflict'],
       },
       handler: async ({ principal, body, query: { dryRun } }) => postedReply(dryRun, { transaction: transactionJson(await ledger.transfer(principal, body, { dryRun })) }),
     }),
@@ -68,7 +68,7 @@ export function transactionRoutes({ ledger, history }: Services): Route[] {
         tag: 'transactions',
         response: { status: 201, schema: BatchReply },
         dryRun: dryRunBody(BatchReply),
-        errors: ['not_found', 'insufficient_funds', 'wallet_inactive', 'limit_exceeded', 'conflict'],
+        errors: ['not_found', 'insufficient_funds', 'wallet_inactive', 'limit_exceeded', 'condition_failed', 'conflict'],
       },
       handler: async ({ principal, body, query: { dryRun } }) => postedReply(dryRun, { transactions: (await ledger.batch(principal, body, { dryRun })).map(transactionJson) }),
     }),

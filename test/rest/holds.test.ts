@@ -46,10 +46,10 @@ describe('POST /holds', () => {
       metadata: { order: 1 },
     });
     expect(Date.parse(res.body.hold.expires_at) - Date.parse(res.body.hold.created_at)).toBe(600_000);
-    expect(await balanceOf(e, a.id)).toEqual({ account: a.address, currency: 'PTS', balance: 100, held: 30, available: 70 });
-    expect(await balanceOf(e, b.id)).toMatchObject({ balance: 100, held: 0, available: 100 });
+    expect(await balanceOf(e, a.id)).toEqual({ account: a.address, currency: 'PTS', balance: 100, held: 30, available: 70, creditLimit: 0 });
+    expect(await balanceOf(e, b.id)).toMatchObject({ balance: 100, held: 0, available: 100, creditLimit: 0 });
     const wallet = await t.request('GET', `/wallets/${a.id}`, { key: e.key });
-    expect(wallet.body.balance).toEqual([{ account: a.address, currency: 'PTS', balance: 100, held: 30, available: 70 }]);
+    expect(wallet.body.balance).toEqual([{ account: a.address, currency: 'PTS', balance: 100, held: 30, available: 70, creditLimit: 0 }]);
     // nothing posted
     expect((await minorBalances(t, e.projectId)).get(a.id)).toBe(10000n);
     // a transfer spends only what is available
@@ -127,7 +127,7 @@ describe('capture and void', () => {
     expect(res.status).toBe(201);
     expect(res.body.transaction).toMatchObject({ amount: 25, from: a.address, to: b.address, balance: 75, reference: null, metadata: {}, reverses: null, reversedAmount: 0 });
     expect(res.body.hold).toMatchObject({ status: 'captured', capturedAmount: 25, amount: 25, transactionId: res.body.transaction.id });
-    expect(await balanceOf(e, a.id)).toMatchObject({ balance: 75, held: 0, available: 75 });
+    expect(await balanceOf(e, a.id)).toMatchObject({ balance: 75, held: 0, available: 75, creditLimit: 0 });
     expect(await balanceOf(e, b.id)).toMatchObject({ balance: 125 });
     const again = await capture(e, body.hold.id);
     expect(again.status).toBe(409);
@@ -142,7 +142,7 @@ describe('capture and void', () => {
     expect(res.status).toBe(201);
     expect(res.body.transaction.amount).toBe(10.5);
     expect(res.body.hold).toMatchObject({ amount: 40, capturedAmount: 10.5, status: 'captured' });
-    expect(await balanceOf(e, a.id)).toMatchObject({ balance: 64.5, held: 0, available: 64.5 });
+    expect(await balanceOf(e, a.id)).toMatchObject({ balance: 64.5, held: 0, available: 64.5, creditLimit: 0 });
   });
 
   it('refuses a capture above the hold amount (400) and an amount with too many decimals', async () => {

@@ -575,6 +575,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/wallets/{id}/credit-line": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Let the wallet go below zero in one currency, down to −limit (available = balance − held + limit); 0 removes the line. Lowering it below what is used is allowed: the wallet then only receives until available > 0. Not on an asset whose points expire (400); a closed wallet: 409 conflict */
+        put: operations["setCreditLine"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{id}/journal": {
         parameters: {
             query?: never;
@@ -937,6 +954,23 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
+            /** @description At most 10, judged once the posting is done and after every other check, in order: the first that does not hold refuses it (409 condition_failed, details {index, actual}) and nothing is posted */
+            conditions?: components["schemas"]["Condition"][];
+        };
+        Condition: {
+            /** @description A party of the posting: its id or address */
+            wallet: string;
+            /** @description An asset symbol of the project (a currency the posting does not move: its unchanged values) */
+            currency: string;
+            /**
+             * @description `balance` or `available` (balance − held + creditLimit), after the posting
+             * @enum {string}
+             */
+            field: "balance" | "available";
+            /** @enum {string} */
+            op: "gte" | "gt" | "lte" | "lt" | "eq";
+            /** @description Major units; may be below zero */
+            value: number | unknown;
         };
         SeedResult: {
             transaction: components["schemas"]["Transaction"][];
@@ -967,6 +1001,8 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
+            /** @description At most 10, judged once the posting is done and after every other check, in order: the first that does not hold refuses it (409 condition_failed, details {index, actual}) and nothing is posted */
+            conditions?: components["schemas"]["Condition"][];
         };
         ReverseRequest: {
             projectId: number;
@@ -984,12 +1020,14 @@ export interface components {
         Balance: {
             account: string;
             currency: string;
-            /** @description The posted balance. */
+            /** @description The posted balance (below zero with a credit line in use). */
             balance: number;
             /** @description Sum of the wallet's pending, unexpired holds as sender. */
             held: number;
-            /** @description balance − held: what transfers, holds and reversals may spend. */
+            /** @description balance − held + creditLimit: what transfers, holds and reversals may spend (below zero when a credit line was lowered below its use). */
             available: number;
+            /** @description The credit line in this currency (0 without one): the balance may go down to −creditLimit. */
+            creditLimit: number;
         };
         WalletHistoryAsOf: {
             balance: components["schemas"]["BalanceAsOf"];
@@ -1153,6 +1191,8 @@ export interface components {
         CaptureHoldRequest: {
             projectId: number;
             amount?: number;
+            /** @description At most 10, judged once the posting is done and after every other check, in order: the first that does not hold refuses it (409 condition_failed, details {index, actual}) and nothing is posted */
+            conditions?: components["schemas"]["Condition"][];
         };
         VoidHoldRequest: {
             projectId: number;
@@ -1260,6 +1300,12 @@ export interface components {
             used: number;
             /** @description amount − used, never below 0 */
             remaining: number;
+        };
+        CreditLine: {
+            walletId: string;
+            currency: string;
+            /** @description How far below zero the wallet may go in this currency (0: no line) */
+            limit: number;
         };
         JournalEntry: {
             /** @description From 1, without gaps, in commit order. */
@@ -1905,7 +1951,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description insufficient_funds, wallet_inactive, limit_exceeded, conflict, idempotency_in_progress */
+            /** @description insufficient_funds, wallet_inactive, limit_exceeded, condition_failed, conflict, idempotency_in_progress */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2167,7 +2213,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description insufficient_funds, wallet_inactive, limit_exceeded, conflict, idempotency_in_progress */
+            /** @description insufficient_funds, wallet_inactive, limit_exceeded, condition_failed, conflict, idempotency_in_progress */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4282,7 +4328,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description wallet_inactive, hold_expired, hold_not_pending, limit_exceeded, conflict, idempotency_in_progress */
+            /** @description wallet_inactive, hold_expired, hold_not_pending, limit_exceeded, condition_failed, conflict, idempotency_in_progress */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5424,6 +5470,119 @@ export interface operations {
             };
             /** @description not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description timeout */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setCreditLine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The wallet's project */
+                    projectId: number;
+                    currency: string;
+                    /** @description How far below zero the wallet may go, in major units; 0 removes the line */
+                    limit: 0 | number;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditLine"];
+                };
+            };
+            /** @description validation_error, invalid_json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -49,6 +49,16 @@ export class AssetRepository {
     return rows.length > 0;
   }
 
+  /**
+   * Whether a wallet has a credit line in the asset or is below zero in it (CONTRACT §28): such an
+   * asset cannot be given an expiry (lots assume balances at or above zero). The caller holds the
+   * asset FOR UPDATE, which a credit line's setting waits on (FOR KEY SHARE).
+   */
+  async hasCreditLines(assetId: string): Promise<boolean> {
+    const rows = await this.em.execute('SELECT 1 FROM balances WHERE asset_id = ? AND (credit_limit > 0 OR amount < 0) LIMIT 1', [assetId]);
+    return rows.length > 0;
+  }
+
   /** Every project using `assetId` as primary falls back to its oldest remaining own asset, or null. */
   async reassignPrimary(ownerId: string, assetId: string): Promise<void> {
     await this.em.execute(
@@ -69,6 +79,7 @@ export const SQL_SAMPLES = sqlSamples({
     lockProjectsUsing: (r) => r.lockProjectsUsing(SAMPLE.owner, SAMPLE.projectId, SAMPLE.id),
     symbolTaken: (r) => r.symbolTaken(SAMPLE.owner, SAMPLE.projectId, 'PTS', SAMPLE.id),
     hasPostings: (r) => r.hasPostings(SAMPLE.id),
+    hasCreditLines: (r) => r.hasCreditLines(SAMPLE.id),
     reassignPrimary: (r) => r.reassignPrimary(SAMPLE.owner, SAMPLE.id),
   },
 });

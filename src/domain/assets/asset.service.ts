@@ -83,6 +83,9 @@ export class AssetService {
         }
         if (data.name !== undefined) asset.name = data.name;
         if (data.expiresAfterSeconds !== undefined) {
+          if (data.expiresAfterSeconds !== null && !asset.everExpiring && (await new AssetRepository(em).hasCreditLines(asset.id))) {
+            throw conflict('an asset with credit lines cannot expire', { field: 'expiresAfterSeconds' });
+          }
           asset.expiresAfterSeconds = data.expiresAfterSeconds;
           if (data.expiresAfterSeconds !== null) asset.everExpiring = true;
         }

@@ -4,7 +4,8 @@ import { nextPostingKey } from '../idempotency/request-scope.js';
 import type { PostingRepository } from '../ledger/posting.repository.js';
 import type { OwnershipService } from '../ownership/ownership.service.js';
 import { checkAnnotations, ExpiresInRule } from '../ledger/ledger.rules.js';
-import type { HistoryRow, PostingLeg, PostingResult } from '../ledger/ledger.types.js';
+import type { HistoryRow, PostingCondition, PostingLeg, PostingResult } from '../ledger/ledger.types.js';
+import { checkConditions, resolveConditions } from '../ledger/conditions.js';
 import type { PostingOptions } from '../ledger/posting.service.js';
 import type { PostingQueue } from '../ledger/posting-queue.js';
 import { minorAmount, resolveMovement } from '../ledger/movement.js';
@@ -56,13 +57,17 @@ export class HoldService {
 
   /** Posts `amount` (default: the whole hold) from → to, releases the rest; the hold becomes `captured`. */
   async capture(principal: Principal, id: string, input: CaptureHoldInput, options: PostingOptions = {}): Promise<{ transaction: HistoryRow; hold: HoldView }> {
+    const checked = checkConditions(input.conditions);
     const hold = await this.settling(principal, id, input.projectId);
     let amount: bigint | null = null;
+    const asset = { id: hold.assetId, symbol: hold.symbol, fractions: hold.fractions };
     if (input.amount != null) {
-      amount = minorAmount(input.amount, { id: hold.assetId, symbol: hold.symbol, fractions: hold.fractions });
+      amount = minorAmount(input.amount, asset);
       if (amount > hold.amount) throw validationError('amount', 'must be at most the hold amount');
     }
-    return this.settle(hold, 'capture', amount, options.dryRun ?? false, async (result) => {
+    const parties = [{ id: hold.fromWalletId, address: hold.from }, { id: hold.toWalletId, address: hold.to }];
+    const conditions = await resolveConditions(this.postings, principal, hold.projectId, checked, parties, asset);
+    return this.settle(hold, 'capture', amount, options.dryRun ?? false, conditions, async (result) => {
       const settled = await this.reread(principal, hold.id);
       return { transaction: captured(hold, result, settled), hold: settled };
     });
@@ -70,7 +75,7 @@ export class HoldService {
 
   async void(principal: Principal, id: string, input: VoidHoldInput): Promise<HoldView> {
     const hold = await this.settling(principal, id, input.projectId);
-    return this.settle(hold, 'void', null, false, () => this.reread(principal, hold.id));
+    return this.settle(hold, 'void', null, false, undefined, () => this.reread(principal, hold.id));
   }
 
   async get(principal: Principal, id: string): Promise<HoldView> {
@@ -107,7 +112,7 @@ export class HoldService {
     return hold;
   }
 
-  private settle<T>(hold: HoldView, kind: 'capture' | 'void', amount: bigint | null, dryRun: boolean, answer: (result: PostingResult) => Promise<T>): Promise<T> {
+  private settle<T>(hold: HoldView, kind: 'capture' | 'void', amount: bigint | null, dryRun: boolean, conditions: PostingCondition[] | undefined, answer: (result: PostingResult) => Promise<T>): Promise<T> {
     const request: PostingLeg = {
       kind,
       projectId: hold.projectId,
@@ -117,6 +122,7 @@ export class HoldService {
       amount,
       target: hold.id,
       requestKey: nextPostingKey(),
+      conditions,
     };
     // the settled hold is read in the posting's own transaction on a dry run: it is settled only there
     return this.queue.post(request, dryRun, (result) => {

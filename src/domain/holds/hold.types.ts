@@ -1,6 +1,7 @@
 import type { Paging } from '../shared/paging.js';
 import type { Annotations } from '../ledger/ledger.rules.js';
 import type { Movement } from '../ledger/ledger.types.js';
+import type { ConditionInput } from '../ledger/conditions.js';
 
 export type HoldStatus = 'pending' | 'captured' | 'voided' | 'expired';
 export const HOLD_STATUSES = ['pending', 'captured', 'voided', 'expired'] as const;
@@ -31,6 +32,8 @@ export interface CreateHoldInput extends Annotations {
 export interface CaptureHoldInput {
   projectId: number;
   amount?: number | string | null;
+  /** Judged once the capture is done, last (CONTRACT §28); parties: the hold's sender and receiver. */
+  conditions?: ConditionInput[] | null;
 }
 
 export interface VoidHoldInput {

@@ -10,7 +10,7 @@
 -- Invariants:
 -- * Replays first: a request key that already made a hold answers that hold, as it was, and
 --   writes nothing (only if it is the same movement: asset, both wallets, amount).
--- * Created only if the sender's available (amount − held, expired holds released) covers it;
+-- * Created only if the sender's available (amount − held + credit_limit, §28; expired holds released) covers it;
 --   `held` grows by its amount in one conditional row update, so available never goes below 0.
 -- * Lots (§15): the sender is settled first (lots_settle: expired points never fund a hold), and
 --   the hold reserves lots earliest expiry first (lots_reserve).
@@ -64,11 +64,11 @@ BEGIN
     detail := limits_check(p_project, p_asset, p_from, NULL, p_amount, NULL, false, 0, p_now);
   END IF;
   UPDATE balances SET held = held + p_amount
-    WHERE detail IS NULL AND wallet_id = p_from AND asset_id = p_asset AND amount - held >= p_amount
+    WHERE detail IS NULL AND wallet_id = p_from AND asset_id = p_asset AND amount - held + credit_limit >= p_amount
     RETURNING amount INTO from_balance;
   IF from_balance IS NULL AND detail IS NULL AND holds_release_expired(p_project, p_from, p_asset, p_now) > 0 THEN
     UPDATE balances SET held = held + p_amount
-      WHERE wallet_id = p_from AND asset_id = p_asset AND amount - held >= p_amount
+      WHERE wallet_id = p_from AND asset_id = p_asset AND amount - held + credit_limit >= p_amount
       RETURNING amount INTO from_balance;
   END IF;
   IF detail IS NOT NULL THEN

@@ -20,8 +20,10 @@ export interface BalanceRow {
   symbol: string;
   fractions: number;
   amount: bigint;
-  /** Pending, unexpired holds of the wallet as sender in this currency (available = amount − held). */
+  /** Pending, unexpired holds of the wallet as sender in this currency (available = amount − held + creditLimit). */
   held: bigint;
+  /** The wallet's credit line in this currency (CONTRACT §28; 0 without one): how far below zero it may go. */
+  creditLimit: bigint;
   /** Transactions that moved this balance (sent or received, in this currency). */
   transactionCount: number;
 }
@@ -97,7 +99,27 @@ export interface PostingLeg {
   expiresIn?: number | null;
   /** A webhook call to store in the posting's own transaction (webhook_post.sql), if any. */
   call?: WebhookCall;
+  /** Judged after the posting, last (CONTRACT §28, ledger_conditions.sql); absent or empty: none. */
+  conditions?: PostingCondition[];
 }
+
+/** A condition on a party's balance once the posting is done (CONTRACT §28), resolved: minor units. */
+export interface PostingCondition {
+  walletId: string;
+  assetId: string;
+  /** The asset's fractions: a refusal's `actual` in major units. */
+  fractions: number;
+  field: ConditionField;
+  op: ConditionOp;
+  value: bigint;
+}
+
+export const CONDITION_FIELDS = ['balance', 'available'] as const;
+export type ConditionField = (typeof CONDITION_FIELDS)[number];
+export const CONDITION_OPS = ['gte', 'gt', 'lte', 'lt', 'eq'] as const;
+export type ConditionOp = (typeof CONDITION_OPS)[number];
+/** At most this many conditions on one posting or batch leg (CONTRACT §28). */
+export const MAX_CONDITIONS = 10;
 
 /** An inbound webhook call stored as a successful event with the transaction it posted (CONTRACT §5, §16). */
 export interface WebhookCall {
@@ -137,7 +159,8 @@ export type PostingCode =
   | 'hold_expired'
   | 'not_reversible'
   | 'reversal_exceeds'
-  | 'limit_exceeded';
+  | 'limit_exceeded'
+  | 'condition_failed';
 
 export interface PostingResult {
   code: PostingCode;

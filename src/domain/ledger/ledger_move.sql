@@ -10,9 +10,11 @@ DROP FUNCTION IF EXISTS ledger_move(integer, uuid, uuid, uuid, bigint, text, tex
 -- Rules, in this order (the first refusal is the outcome; a refusal writes nothing):
 -- 1. both wallets `active` ('wallet_inactive'); @mint is always active;
 -- 2. the receiver's balance stays within bigint ('balance_overflow');
--- 3. the sender keeps available >= 0: one conditional UPDATE (`amount - held >= p_amount`),
---    where `p_release` is held released in the same row update (a capture releases its whole
---    hold while debiting the captured part). Before refusing for funds, the sender's expired
+-- 3. the sender keeps available >= 0, its credit line counted (§28: available = amount − held +
+--    credit_limit, so no debit takes it below −credit_limit, nor below zero without a line): one
+--    conditional UPDATE (`amount - held + credit_limit >= p_amount`), where `p_release` is held
+--    released in the same row update (a capture releases its whole hold while debiting the
+--    captured part). A line lowered below its use leaves available < 0: only credits pass then. Before refusing for funds, the sender's expired
 --    holds are released (holds_release_expired) and the debit tried once more, so a hold past
 --    its expires_at never reserves funds ('insufficient_funds');
 -- 4. the credit (a first balance row in an asset is preceded by a share lock on the asset, taken
@@ -76,6 +78,8 @@ DECLARE
   v_monitored boolean;
   v_from_held bigint;
   v_to_held bigint;
+  v_from_credit bigint;
+  v_to_credit bigint;
   v_crossing record;
 BEGIN
   ASSERT p_amount > 0, 'ledger_move: amounts are positive';
@@ -133,22 +137,22 @@ BEGIN
   END IF;
   IF p_from IS NOT NULL THEN
     UPDATE balances SET amount = amount - p_amount, held = held - p_release, tx_count = tx_count + 1, debited = debited + v_counted
-      WHERE wallet_id = p_from AND asset_id = p_asset AND amount - (held - p_release) >= p_amount
-      RETURNING amount, tx_count, debited, held INTO from_balance, v_from_count, v_from_debited, v_from_held;
+      WHERE wallet_id = p_from AND asset_id = p_asset AND amount - (held - p_release) + credit_limit >= p_amount
+      RETURNING amount, tx_count, debited, held, credit_limit INTO from_balance, v_from_count, v_from_debited, v_from_held, v_from_credit;
     IF from_balance IS NULL AND p_defer THEN
       code := 'flush_first';
       RETURN;
     END IF;
     IF from_balance IS NULL AND holds_release_expired(p_project, p_from, p_asset, p_now) > 0 THEN
       UPDATE balances SET amount = amount - p_amount, held = held - p_release, tx_count = tx_count + 1, debited = debited + v_counted
-        WHERE wallet_id = p_from AND asset_id = p_asset AND amount - (held - p_release) >= p_amount
-        RETURNING amount, tx_count, debited, held INTO from_balance, v_from_count, v_from_debited, v_from_held;
+        WHERE wallet_id = p_from AND asset_id = p_asset AND amount - (held - p_release) + credit_limit >= p_amount
+        RETURNING amount, tx_count, debited, held, credit_limit INTO from_balance, v_from_count, v_from_debited, v_from_held, v_from_credit;
     END IF;
     IF from_balance IS NULL THEN
       code := 'insufficient_funds';
       RETURN;
     END IF;
-    ASSERT from_balance >= 0, 'ledger_move: a debit left a balance below zero';
+    ASSERT from_balance - v_from_held + v_from_credit >= 0, 'ledger_move: a debit left available below zero (its credit line counted)';
     IF v_lots AND p_hold IS NOT NULL THEN
       PERFORM lots_capture(p_hold, p_amount);
     ELSIF v_lots THEN
@@ -159,11 +163,11 @@ BEGIN
     IF v_to_current IS NULL THEN
       INSERT INTO balances (wallet_id, asset_id, project_id, amount, tx_count, credited)
         VALUES (p_to, p_asset, p_project, p_amount, 1, v_counted)
-        RETURNING amount, tx_count, credited, held INTO to_balance, v_to_count, v_to_credited, v_to_held;
+        RETURNING amount, tx_count, credited, held, credit_limit INTO to_balance, v_to_count, v_to_credited, v_to_held, v_to_credit;
     ELSE
       UPDATE balances SET amount = amount + p_amount, tx_count = tx_count + 1, credited = credited + v_counted
         WHERE wallet_id = p_to AND asset_id = p_asset
-        RETURNING amount, tx_count, credited, held INTO to_balance, v_to_count, v_to_credited, v_to_held;
+        RETURNING amount, tx_count, credited, held, credit_limit INTO to_balance, v_to_count, v_to_credited, v_to_held, v_to_credit;
     END IF;
     ASSERT to_balance = coalesce(v_to_current, 0) + p_amount, 'ledger_move: a credit did not add exactly its amount';
   END IF;
@@ -194,8 +198,8 @@ BEGIN
     -- a side without a wallet (@mint) has no row in s once joined to wallets
     FOR v_crossing IN
       SELECT s.wallet, c.id, c.field, c.operator, c.value, c.previous, c.current
-        FROM (VALUES (1, p_from, from_balance + p_amount, from_balance, (from_balance + p_amount) - (v_from_held + p_release), from_balance - v_from_held),
-                     (2, p_to, to_balance - p_amount, to_balance, (to_balance - p_amount) - v_to_held, to_balance - v_to_held))
+        FROM (VALUES (1, p_from, from_balance + p_amount, from_balance, (from_balance + p_amount) - (v_from_held + p_release) + v_from_credit, from_balance - v_from_held + v_from_credit),
+                     (2, p_to, to_balance - p_amount, to_balance, (to_balance - p_amount) - v_to_held + v_to_credit, to_balance - v_to_held + v_to_credit))
              AS s (side, wallet, balance_before, balance_after, available_before, available_after)
         JOIN wallets w ON w.id = s.wallet
         CROSS JOIN LATERAL monitors_crossed(p_project, p_asset, s.wallet, w.type = 'customer',

@@ -1,4 +1,5 @@
 DROP FUNCTION IF EXISTS ledger_post(integer[], uuid[], uuid[], uuid[], bigint[], text[]);
+DROP FUNCTION IF EXISTS ledger_post(text[], integer[], uuid[], uuid[], uuid[], bigint[], text[], integer[], uuid[], text[], json[], integer[]);
 -- ledger_post: the entry point of every posting. This file and its siblings are the current
 -- definitions; `migrate()` (src/db/routines.ts) installs them after the schema migrations whenever
 -- their text changes, and test/db/routines.test.ts fails when a migrated database runs anything
@@ -24,8 +25,17 @@ DROP FUNCTION IF EXISTS ledger_post(integer[], uuid[], uuid[], uuid[], bigint[],
 --   so concurrent batches never deadlock, and a wallet's status change (which locks the same row)
 --   cannot interleave with a posting: status is re-read under the lock. Holds and originals being
 --   reversed are locked after, always under their wallets' locks.
--- * Never below zero: balance >= 0 and available = balance − held >= 0 (CHECK held <= amount on
---   balances); a debit is one conditional UPDATE. A credit never passes 2^63-1.
+-- * Never below the credit line (§28): available = balance − held + credit_limit >= 0 after every
+--   debit and hold, so no wallet goes below −credit_limit and one without a line never below zero
+--   (the CHECK on balances is the row's backstop, credit_bound); a debit is one conditional UPDATE.
+--   A credit never passes 2^63-1.
+-- * Conditions (§28, p_conditions[i]: ledger_conditions' jsonb array, NULL for none): a request
+--   that carries them runs as a group of one, in a subtransaction, and its conditions are judged
+--   after it posted ('ok'), last, on the balances as it left them; the first that does not hold
+--   refuses it ('condition_failed', detail {index, actual}) and rolls it back; a replay of a request
+--   key that already posted answers that posting, unjudged (its posted_at is an earlier v_now). A group's leg sees
+--   the group's earlier legs; its refusal's detail is {index: leg, condition, actual}. A request
+--   without conditions runs no statement more (NULL array: p_conditions[i] is NULL).
 -- * One clock reading per batch (p_now, after the locks, in milliseconds): expiry of holds and of
 --   lots (§15) is judged at that instant, and it is the date of every transaction of the batch, so
 --   what is expired at a transaction's date never funds it.
@@ -45,7 +55,7 @@ DROP FUNCTION IF EXISTS ledger_post(integer[], uuid[], uuid[], uuid[], bigint[],
 --   (lots, limits or monitors) is not deferred again in this batch.
 CREATE OR REPLACE FUNCTION ledger_post(
   p_kind text[], p_project integer[], p_asset uuid[], p_from uuid[], p_to uuid[], p_amount bigint[], p_request text[],
-  p_group integer[], p_target uuid[], p_reference text[], p_metadata json[], p_expires_in integer[]
+  p_group integer[], p_target uuid[], p_reference text[], p_metadata json[], p_expires_in integer[], p_conditions jsonb[] DEFAULT NULL::jsonb[]
 ) RETURNS TABLE (
   idx integer, code text, tx_id uuid, tx_seq bigint, from_balance bigint, to_balance bigint, posted_at timestamptz,
   hold_id uuid, detail jsonb
@@ -63,6 +73,7 @@ DECLARE
   g_from bigint[];
   g_to bigint[];
   g_at timestamptz[];
+  g_hold uuid[];
   v_defer boolean;
   v_undeferred uuid[] := '{}';
   b_tx transactions[] := '{}';
@@ -79,13 +90,13 @@ BEGIN
   END IF;
   v_now := clock_timestamp()::timestamptz(3);
   WHILE v_i <= v_n LOOP
-    v_defer := coalesce(p_group[v_i] IS NULL AND p_kind[v_i] IN ('transfer', 'seed'), false)
+    v_defer := coalesce(p_group[v_i] IS NULL AND p_conditions[v_i] IS NULL AND p_kind[v_i] IN ('transfer', 'seed'), false)
                AND NOT coalesce(p_asset[v_i] = ANY (v_undeferred), false) AND NOT coalesce(p_request[v_i] = ANY (b_keys), false);
     IF NOT v_defer AND cardinality(b_tx) > 0 THEN
       PERFORM ledger_flush(b_tx);
       b_tx := '{}'; b_keys := '{}';
     END IF;
-    IF p_group[v_i] IS NULL THEN
+    IF p_group[v_i] IS NULL AND p_conditions[v_i] IS NULL THEN
       -- `r := f(...)`, not `SELECT * INTO r FROM f(...)`: plpgsql evaluates a call it assigns as a
       -- simple expression, where a FROM clause starts an executor and a function scan per request
       -- (ledger_apply calls ledger_move the same way; bench/posting/posting-cpu.mjs measures it).
@@ -122,12 +133,27 @@ BEGIN
       FOR k IN v_i .. v_last LOOP
         r := ledger_apply(p_kind[k], p_project[k], p_asset[k], p_from[k], p_to[k], p_amount[k], p_request[k],
                           p_target[k], p_reference[k], p_metadata[k], p_expires_in[k], v_now);
+        -- a replay (its request key already posted, at an earlier clock reading) answers as it was: not judged again
+        IF r.code = 'ok' AND p_conditions[k] IS NOT NULL AND r.posted_at = v_now THEN
+          r.detail := ledger_conditions(p_project[k], p_conditions[k], v_now);
+          IF r.detail IS NOT NULL THEN
+            r.code := 'condition_failed';
+            IF p_group[k] IS NOT NULL THEN -- a leg of a batch: which leg, and which of its conditions
+              r.detail := (r.detail - 'index') || jsonb_build_object('condition', r.detail->'index');
+            END IF;
+          END IF;
+        END IF;
         IF r.code <> 'ok' THEN
           g_code := r.code;
-          g_detail := coalesce(r.detail, '{}'::jsonb) || jsonb_build_object('index', k - v_i);
-          RAISE EXCEPTION 'ledger_post: group refused' USING ERRCODE = 'LP001';
+          g_detail := CASE WHEN p_group[k] IS NULL THEN r.detail
+                           ELSE coalesce(r.detail, '{}'::jsonb) || jsonb_build_object('index', k - v_i) END;
+          -- a lone request's other refusals keep what a refusal keeps (an expired hold's release)
+          IF p_group[k] IS NOT NULL OR r.code = 'condition_failed' THEN
+            RAISE EXCEPTION 'ledger_post: group refused' USING ERRCODE = 'LP001';
+          END IF;
         END IF;
         g_tx[k] := r.tx_id; g_seq[k] := r.tx_seq; g_from[k] := r.from_balance; g_to[k] := r.to_balance; g_at[k] := r.posted_at;
+        g_hold[k] := r.hold_id;
       END LOOP;
     EXCEPTION WHEN SQLSTATE 'LP001' THEN
       NULL; -- everything the group wrote is rolled back; the variables keep the refusal
@@ -136,7 +162,7 @@ BEGIN
       idx := k;
       IF g_code IS NULL THEN
         code := 'ok'; tx_id := g_tx[k]; tx_seq := g_seq[k]; from_balance := g_from[k];
-        to_balance := g_to[k]; posted_at := g_at[k]; hold_id := NULL; detail := NULL;
+        to_balance := g_to[k]; posted_at := g_at[k]; hold_id := g_hold[k]; detail := NULL;
       ELSE
         code := g_code; detail := g_detail;
         tx_id := NULL; tx_seq := NULL; from_balance := NULL; to_balance := NULL; posted_at := NULL; hold_id := NULL;

@@ -38,6 +38,12 @@ export function refusal(result: PostingResult, fractions: number): LedgerError {
     case 'limit_exceeded':
       // detail from limits_check.sql; `remaining` in minor units
       return new LedgerError('limit_exceeded', 'a spending or earning limit would be exceeded', { ...index, limitId: detail.limitId, remaining: toMajor(BigInt(String(detail.remaining ?? '0')), fractions) });
+    case 'condition_failed': {
+      // detail from ledger_conditions.sql (via ledger_post): `actual` in minor units of the condition's own currency
+      const actual = toMajor(BigInt(String(detail.actual ?? '0')), Number(detail.fractions ?? fractions));
+      const which = detail.condition === undefined ? { index: detail.index } : { index: detail.index, condition: detail.condition };
+      return new LedgerError('condition_failed', 'a condition on the balances after the posting does not hold', { ...which, actual });
+    }
     default:
       return new LedgerError('internal_error', 'unexpected posting outcome');
   }

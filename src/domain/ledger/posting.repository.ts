@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.js';
-import type { AssetRef, PostingLeg, PostingRequest, PostingResult, WalletRef } from './ledger.types.js';
+import type { AssetRef, PostingCondition, PostingLeg, PostingRequest, PostingResult, WalletRef } from './ledger.types.js';
 import { isUuid } from '../shared/ids.js';
 import { Gatherer } from '../../db/gatherer.js';
 import { isStatementCut } from '../shared/error-translation.js';
@@ -119,11 +119,16 @@ export class PostingRepository {
     const calls = legs.map(({ leg }) => (leg.call ? { owner_id: leg.call.ownerId, flow_id: leg.call.flowId, values: leg.call.values, message: leg.call.message } : null));
     const recording = calls.some((call) => call !== null);
     if (recording) params.push(JSON.stringify(calls));
+    // Conditions (§28) only when some request carries them: a batch without any sends the statement it always did.
+    const conditioned = !recording && legs.some(({ leg }) => leg.conditions?.length);
+    if (conditioned) params.push(legs.map(({ leg }) => (leg.conditions?.length ? JSON.stringify(leg.conditions.map(conditionJson)) : null)));
     const arrays = `$1::text[], $2::int[], $3::uuid[], $4::uuid[], $5::uuid[], $6::bigint[], $7::text[], $8::int[], $9::uuid[], $10::text[], $11::json[], $12::int[]`;
     const rows = await this.db.query<RawPosting>(
-      recording ? `SELECT ${POSTING_COLUMNS} FROM webhook_post(${arrays}, $13::jsonb)` : `SELECT ${POSTING_COLUMNS} FROM ledger_post(${arrays})`,
+      recording
+        ? `SELECT ${POSTING_COLUMNS} FROM webhook_post(${arrays}, $13::jsonb)`
+        : `SELECT ${POSTING_COLUMNS} FROM ledger_post(${arrays}${conditioned ? ', p_conditions => $13::jsonb[]' : ''})`,
       params,
-      recording ? 'ledger_webhook_post' : 'ledger_post',
+      recording ? 'ledger_webhook_post' : conditioned ? 'ledger_post_conditioned' : 'ledger_post',
     );
     const byIdx: PostingResult[] = new Array(legs.length);
     for (const row of rows) byIdx[row.idx - 1] = toPostingResult(row);
@@ -176,6 +181,9 @@ function toContext(row: RawResolved): PostingContext {
   };
 }
 
+/** A condition as ledger_conditions.sql reads it: minor units as text (jsonb numbers would pass through a double). */
+const conditionJson = (c: PostingCondition) => ({ wallet: c.walletId, asset: c.assetId, field: c.field, op: c.op, value: c.value.toString(), fractions: c.fractions });
+
 /** Named, not `*`: the statement is prepared per connection, and its result shape must not follow a later routine change. */
 const POSTING_COLUMNS = 'idx, code, tx_id, tx_seq, from_balance, to_balance, posted_at, hold_id, detail';
 
@@ -211,6 +219,7 @@ export const SQL_SAMPLES = sqlSamples({
   calls: {
     resolvePosting: (r) => r.resolvePosting(SAMPLE.owner, SAMPLE.projectId, 'PTS', 'alice', SAMPLE.id),
     post: (r) => r.post([TRANSFER]),
+    'post (with conditions)': (r) => r.post([{ ...TRANSFER, conditions: [{ walletId: SAMPLE.id, assetId: SAMPLE.id, fractions: 0, field: 'balance', op: 'lte', value: 1000n }] }]),
     'post (with a webhook call)': (r) => r.post([{ ...TRANSFER, call: { ownerId: SAMPLE.owner, flowId: 'reward', values: {}, message: 'rewarded' } }]),
     'rolledBack (a dry run)': (r) => r.rolledBack(() => r.post([TRANSFER])),
   },

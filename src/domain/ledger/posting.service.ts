@@ -5,12 +5,13 @@ import type { HistoryRepository } from './history.repository.js';
 import type { PostingContext, PostingRepository } from './posting.repository.js';
 import { checkAnnotations, checkReferences, type Annotations } from './ledger.rules.js';
 import type { PostingQueue } from './posting-queue.js';
-import type { AssetRef, HistoryRow, PostingLeg, PostingResult, PostingSummary, WalletRef, WebhookCall } from './ledger.types.js';
+import type { AssetRef, HistoryRow, PostingCondition, PostingLeg, PostingResult, PostingSummary, WalletRef, WebhookCall } from './ledger.types.js';
 import { MINT_ADDRESS } from './ledger.types.js';
 import { UuidRule } from '../shared/ids.js';
 import { checkField } from '../shared/validation.js';
 import { minorAmount, requireWallets, resolveContext, resolveMovement, type AmountSource } from './movement.js';
 import { refusal } from './posting-refusal.js';
+import { checkConditions, resolveConditions, type ConditionInput } from './conditions.js';
 
 export type { AmountSource } from './movement.js';
 
@@ -20,6 +21,8 @@ export interface TransferInput extends Annotations {
   from: string;
   to: string;
   amount: number | string;
+  /** Judged once the transfer is done, last (CONTRACT §28); at most 10. */
+  conditions?: ConditionInput[] | null;
 }
 
 export interface SeedInput extends Annotations {
@@ -70,11 +73,13 @@ export class PostingService {
    */
   async transfer(principal: Principal, input: TransferInput, options: TransferOptions = {}): Promise<HistoryRow> {
     const notes = checkAnnotations(input);
+    const checked = checkConditions(input.conditions);
     const { context, asset, from, to, amount } = await resolveMovement(this.postings, principal, { ...input, amount: options.amount ?? input.amount });
     if (options.fromType && from.type !== options.fromType) throw validationError('from', `must be a ${options.fromType} wallet`);
     if (options.toType && to.type !== options.toType) throw validationError('to', `must be a ${options.toType} wallet`);
+    const conditions = await resolveConditions(this.postings, principal, context.projectId, checked, [from, to], asset);
     const call = options.record?.({ amount, asset, fromAddress: from.address, toAddress: to.address });
-    const request: PostingLeg = { kind: 'transfer', projectId: context.projectId, assetId: asset.id, fromWalletId: from.id, toWalletId: to.id, amount, requestKey: nextPostingKey(), ...notes, call };
+    const request: PostingLeg = { kind: 'transfer', projectId: context.projectId, assetId: asset.id, fromWalletId: from.id, toWalletId: to.id, amount, requestKey: nextPostingKey(), ...notes, call, conditions };
     return this.queue.post(request, options.dryRun ?? false, (result) => {
       if (result.code !== 'ok') throw refusal(result, asset.fractions);
       return posted(result, context, asset, from, to, amount, from.id, result.fromBalance!, notes);
@@ -105,12 +110,16 @@ export class PostingService {
     if (!Array.isArray(input.transfers) || input.transfers.length < 1 || input.transfers.length > MAX_BATCH_LEGS) {
       throw validationError('transfers', `must hold 1 to ${MAX_BATCH_LEGS} transfers`);
     }
-    const legs: { movement: Awaited<ReturnType<typeof resolveMovement>>; notes: ReturnType<typeof checkAnnotations> }[] = [];
+    const legs: { movement: Awaited<ReturnType<typeof resolveMovement>>; notes: ReturnType<typeof checkAnnotations>; conditions?: PostingCondition[] }[] = [];
     // Fields of every leg first (400), then existence (404), then the state (409): each with its leg's index.
     const checked = input.transfers.map((leg, index) => atLeg(index, () => checkAnnotations(leg, `transfers.${index}.`)));
+    const conditionsOf = input.transfers.map((leg, index) => atLeg(index, () => checkConditions(leg.conditions, `transfers.${index}.`)));
     for (const [index, leg] of input.transfers.entries()) {
-      const movement = await atLegAsync(index, () => resolveMovement(this.postings, principal, { ...leg, projectId: input.projectId }, `transfers.${index}.`));
-      legs.push({ movement, notes: checked[index] });
+      const field = `transfers.${index}.`;
+      const movement = await atLegAsync(index, () => resolveMovement(this.postings, principal, { ...leg, projectId: input.projectId }, field));
+      // a leg's conditions name its own parties; they see what the batch's earlier legs did
+      const conditions = await atLegAsync(index, () => resolveConditions(this.postings, principal, movement.context.projectId, conditionsOf[index], [movement.from, movement.to], movement.asset, field));
+      legs.push({ movement, notes: checked[index], conditions });
     }
     const seen = new Map<string, number>();
     for (const [index, { notes }] of legs.entries()) {
@@ -118,7 +127,7 @@ export class PostingService {
       if (seen.has(notes.reference)) throw conflict('the reference is repeated within the batch', { index, field: `transfers.${index}.reference` });
       seen.set(notes.reference, index);
     }
-    const requestLegs: PostingLeg[] = legs.map(({ movement: m, notes }) => ({
+    const requestLegs: PostingLeg[] = legs.map(({ movement: m, notes, conditions }) => ({
       kind: 'transfer',
       projectId: m.context.projectId,
       assetId: m.asset.id,
@@ -127,6 +136,7 @@ export class PostingService {
       amount: m.amount,
       requestKey: nextPostingKey(),
       ...notes,
+      conditions,
     }));
     return this.queue.post({ kind: 'group', legs: requestLegs }, options.dryRun ?? false, (result) => {
       if (result.code !== 'ok') {

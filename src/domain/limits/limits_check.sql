@@ -33,7 +33,7 @@ DROP FUNCTION IF EXISTS limits_check(integer, uuid, uuid, uuid, bigint, boolean,
 -- earlier ones (their rows and running totals are already written).
 --
 -- insufficient_funds comes before limit_exceeded: when a limit would refuse, the sender's
--- available (amount − held, `p_release` being held that this movement releases; expired holds
+-- available (amount − held + credit_limit, `p_release` being held that this movement releases; expired holds
 -- released first, as the debit itself would) is tested, and a movement that funds could not
 -- cover is left to the caller's debit to refuse (NULL). A sender without a balance row cannot
 -- be debited at all: NULL at once.
@@ -47,7 +47,7 @@ BEGIN
     -- the sender's balance row once (the outer side of the join), its debit limits oldest first
     -- (for a capture, those whose window starts at or after its hold's creation: the hold's row
     -- read once, an init plan), each limit's window start and held-outside-the-window by index descents
-    SELECT r.refusal, b.amount - (b.held - p_release) >= p_amount INTO v_refusal, v_funded
+    SELECT r.refusal, b.amount - (b.held - p_release) + b.credit_limit >= p_amount INTO v_refusal, v_funded
       FROM balances b
       LEFT JOIN LATERAL (
         SELECT jsonb_build_object('limitId', l.id, 'remaining', greatest(l.amount - u.used, 0)::text) AS refusal
@@ -77,7 +77,7 @@ BEGIN
     RETURN v_refusal;
   END IF;
   IF v_funded IS NOT TRUE AND holds_release_expired(p_project, p_from, p_asset, p_now) > 0 THEN
-    SELECT b.amount - (b.held - p_release) >= p_amount INTO v_funded FROM balances b WHERE b.wallet_id = p_from AND b.asset_id = p_asset;
+    SELECT b.amount - (b.held - p_release) + b.credit_limit >= p_amount INTO v_funded FROM balances b WHERE b.wallet_id = p_from AND b.asset_id = p_asset;
   END IF;
   RETURN CASE WHEN v_funded THEN v_refusal END;
 END

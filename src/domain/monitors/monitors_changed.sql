@@ -19,7 +19,7 @@
 --   of expiries is written by one statement);
 -- * `p_held_unwritten`: how much `held` the row still counts that this change (and the ones judged
 --   before it) already released (holds_release_expired writes its total after the loop).
--- `available` = balance − held, as written: a hold counts until its release writes `hold.expired`,
+-- `available` = balance − held + credit_limit (§28), as written: a hold counts until its release writes `hold.expired`,
 -- and its expiry crosses `available` in that transaction (CONTRACT §20).
 --
 -- Cost: ONE statement, reading the asset's monitor count (assets.monitors) with the balance row,
@@ -44,7 +44,7 @@ BEGIN
       CROSS JOIN LATERAL (SELECT coalesce(p_balance_after, b.amount) AS balance, b.held - p_held_unwritten AS held) v
       CROSS JOIN LATERAL monitors_crossed(p_project, p_asset, p_wallet, w.type = 'customer',
                                           v.balance - p_amount_delta, v.balance,
-                                          (v.balance - p_amount_delta) - (v.held - p_held_delta), v.balance - v.held) c
+                                          (v.balance - p_amount_delta) - (v.held - p_held_delta) + b.credit_limit, v.balance - v.held + b.credit_limit) c
      WHERE a.id = p_asset AND a.monitors > 0
      ORDER BY c.seq
   LOOP

@@ -28,9 +28,9 @@ export const walletsOfProject = (projectId: string, type: string): string => `w.
 export class WalletRepository {
   constructor(private readonly db: Database) {}
 
-  /** Whether any balance of the wallet is above zero (closing needs every balance at zero). */
+  /** Whether any balance of the wallet is not zero, above or below (closing needs every balance at zero; a credit line goes below, §28). */
   async holdsFunds(tx: EntityManager, walletId: string): Promise<boolean> {
-    const rows = await tx.execute('SELECT 1 FROM balances WHERE wallet_id = ? AND amount > 0 LIMIT 1', [walletId]);
+    const rows = await tx.execute('SELECT 1 FROM balances WHERE wallet_id = ? AND amount <> 0 LIMIT 1', [walletId]);
     return rows.length > 0;
   }
 

@@ -1,5 +1,6 @@
 import { Field, ID, InputType } from 'type-graphql';
 import { DecimalScalar, JSONObjectScalar } from '../scalars.js';
+import { ConditionInput, CONDITIONS_DESCRIPTION } from './condition.input.js';
 
 const CURRENCY = 'An asset symbol of the project (else `not_found`).';
 const AMOUNT = "Major units, > 0, with at most the asset's `fractions` decimals (and at most 2⁵³−1 minor units), else `validation_error`.";
@@ -15,6 +16,7 @@ export class TransferInput {
   @Field(() => DecimalScalar, { description: AMOUNT }) amount!: string | number;
   @Field(() => String, { nullable: true, description: REFERENCE }) reference?: string | null;
   @Field(() => JSONObjectScalar, { nullable: true, description: METADATA }) metadata?: Record<string, unknown> | null;
+  @Field(() => [ConditionInput], { nullable: true, description: CONDITIONS_DESCRIPTION }) conditions?: ConditionInput[] | null;
 }
 
 @InputType('BatchTransferInput', { description: 'One transfer (leg) of transferBatch, in the batch\'s project; checked as `transfer` is, after the legs before it.' })
@@ -25,6 +27,8 @@ export class BatchTransferInput {
   @Field(() => DecimalScalar, { description: AMOUNT }) amount!: string | number;
   @Field(() => String, { nullable: true, description: `${REFERENCE} Two legs of a batch cannot share one.` }) reference?: string | null;
   @Field(() => JSONObjectScalar, { nullable: true, description: METADATA }) metadata?: Record<string, unknown> | null;
+  @Field(() => [ConditionInput], { nullable: true, description: `${CONDITIONS_DESCRIPTION} A leg's conditions name its own parties and see the batch's earlier legs; refused: \`details\` {index: leg, condition, actual}.` })
+  conditions?: ConditionInput[] | null;
 }
 
 @InputType('SeedInput', { description: 'New money minted from @mint into a system wallet.' })

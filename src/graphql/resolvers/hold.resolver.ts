@@ -5,6 +5,7 @@ import { DRY_RUN_ARG, IDEMPOTENCY_KEY_ARG, idempotent } from '../idempotency.js'
 import { keysetConnection, keysetOf, PageArgs } from '../paging.js';
 import { holdModel, transactionModel, type HoldModel, type TransactionModel } from '../presenters.js';
 import { DecimalScalar, JSONObjectScalar } from '../scalars.js';
+import { ConditionInput, CONDITIONS_DESCRIPTION } from '../inputs/condition.input.js';
 import type { Connection } from '../types/connection.js';
 import { HoldCaptureType, HoldConnection, HoldStatusEnum, HoldType } from '../types/hold.type.js';
 
@@ -65,11 +66,13 @@ export class HoldResolver {
     @Arg('amount', () => DecimalScalar, { nullable: true, description: 'Major units to post, > 0 and at most the hold\'s amount; absent: the whole hold.' }) amount: string | number | null,
     @Arg('idempotencyKey', () => String, IDEMPOTENCY_KEY_ARG) idempotencyKey: string | null,
     @Arg('dryRun', () => Boolean, DRY_RUN_ARG) dryRun: boolean | null,
+    @Arg('conditions', () => [ConditionInput], { nullable: true, description: `${CONDITIONS_DESCRIPTION} Parties: the hold's sender and receiver.` }) conditions: ConditionInput[] | null,
     @Ctx() ctx: GraphQLContext,
   ): Promise<{ transaction: TransactionModel; hold: HoldModel }> {
     const options = { dryRun: dryRun === true };
-    return idempotent(ctx, 'captureHold', idempotencyKey, { id, projectId, amount }, async () => {
-      const { transaction, hold } = await ctx.services.holds.capture(ctx.principal, id, { projectId: projectIdOf(projectId), amount }, options);
+    const args = { id, projectId, amount, ...(conditions != null && { conditions }) };
+    return idempotent(ctx, 'captureHold', idempotencyKey, args, async () => {
+      const { transaction, hold } = await ctx.services.holds.capture(ctx.principal, id, { projectId: projectIdOf(projectId), amount, conditions }, options);
       return { transaction: transactionModel(transaction), hold: holdModel(hold) };
     }, options);
   }

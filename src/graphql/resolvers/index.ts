@@ -15,5 +15,6 @@ import { BalanceMonitorResolver } from './balance-monitor.resolver.js';
 import { WalletGroupResolver } from './wallet-group.resolver.js';
 import { ProjectWalletGroupsResolver, WalletGroupOfWalletResolver } from './wallet-group-relations.resolver.js';
 import { LimitResolver, WalletLimitsResolver } from './spending-limit.resolver.js';
+import { CreditLineResolver } from './credit-line.resolver.js';
 
-export const resolvers: NonEmptyArray<Function> = [PlanResolver, ProjectResolver, ProjectTransactionsResolver, ProjectAnalyticsResolver, AssetResolver, WalletResolver, TransactionResolver, WebhookResolver, HoldResolver, BalanceResolver, EventResolver, BalanceMonitorResolver, SubscriptionResolver, LimitResolver, WalletLimitsResolver, WalletGroupResolver, ProjectWalletGroupsResolver, WalletGroupOfWalletResolver];
+export const resolvers: NonEmptyArray<Function> = [PlanResolver, ProjectResolver, ProjectTransactionsResolver, ProjectAnalyticsResolver, AssetResolver, WalletResolver, TransactionResolver, WebhookResolver, HoldResolver, BalanceResolver, EventResolver, BalanceMonitorResolver, SubscriptionResolver, LimitResolver, WalletLimitsResolver, CreditLineResolver, WalletGroupResolver, ProjectWalletGroupsResolver, WalletGroupOfWalletResolver];

@@ -15,7 +15,7 @@ import { WalletType } from '../types/wallet.type.js';
 
 /** What a transfer can be refused with, whether alone or as a batch leg. */
 const POSTING_ERRORS =
-  "`validation_error` (a field out of range), `not_found` (the project, a wallet, the currency), `wallet_inactive` (a wallet not ACTIVE), `insufficient_funds` (the sender's `available` balance is short), `conflict` (the reference is taken)";
+  "`validation_error` (a field out of range), `not_found` (the project, a wallet, the currency), `wallet_inactive` (a wallet not ACTIVE), `insufficient_funds` (the sender's `available` balance is short), `limit_exceeded`, `conflict` (the reference is taken), `condition_failed` (a condition does not hold after the posting)";
 
 @Resolver(() => TransactionType)
 export class TransactionResolver {

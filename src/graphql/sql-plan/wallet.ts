@@ -63,7 +63,9 @@ export function balancesSql(ctx: PlanContext, w: string, fields: Fields): string
       case 'held':
         return jsonValueSql(minorToDecimalSql(`coalesce(${effectiveHeld('b')}, 0)`, 'c.fractions'));
       case 'available':
-        return jsonValueSql(minorToDecimalSql(`coalesce(b.amount - ${effectiveHeld('b')}, 0)`, 'c.fractions'));
+        return jsonValueSql(minorToDecimalSql(`coalesce(b.amount - ${effectiveHeld('b')} + b.credit_limit, 0)`, 'c.fractions'));
+      case 'creditLimit':
+        return jsonValueSql(minorToDecimalSql('coalesce(b.credit_limit, 0)', 'c.fractions'));
       default:
         return unplannable();
     }

@@ -44,7 +44,7 @@ export class BalanceType {
   @Field({ description: "The wallet's address." }) account!: string;
   @Field({ description: "The asset's symbol." }) currency!: string;
   @Field(() => ID, { description: "The asset's id." }) assetId!: string;
-  @Field(() => DecimalScalar, { description: 'The posted balance, in major units: every credit minus every debit. Never below zero.' }) balance!: string;
+  @Field(() => DecimalScalar, { description: 'The posted balance, in major units: every credit minus every debit. Below zero only with a credit line (down to −creditLimit).' }) balance!: string;
   @Field(() => DecimalScalar, {
     nullable: true,
     description: "In major units, what the wallet's pending, unexpired holds as sender reserve in this currency; null on a balance read with `asOf` (it describes the present).",
@@ -52,9 +52,14 @@ export class BalanceType {
   held!: string | null;
   @Field(() => DecimalScalar, {
     nullable: true,
-    description: 'balance − held, in major units: what transfers, new holds and reversals may spend; never below zero. Null on a balance read with `asOf`.',
+    description: 'balance − held + creditLimit, in major units: what transfers, new holds and reversals may spend; below zero only when a credit line was lowered below its use. Null on a balance read with `asOf`.',
   })
   available!: string | null;
+  @Field(() => DecimalScalar, {
+    nullable: true,
+    description: 'The credit line in this currency, in major units (0 without one): the balance may go down to −creditLimit (setCreditLine). Null on a balance read with `asOf`.',
+  })
+  creditLimit!: string | null;
 }
 
 @ObjectType('TransactionHistory', {

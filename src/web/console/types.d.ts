@@ -40,6 +40,8 @@ export interface GqlBalance {
   balance: Decimal;
   held: Decimal;
   available: Decimal;
+  /** The credit line (CONTRACT §28); selected by the wallet page only. */
+  creditLimit?: Decimal;
 }
 
 export type WalletTypeName = 'CUSTOMER' | 'SYSTEM';

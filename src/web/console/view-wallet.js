@@ -1,5 +1,5 @@
-// One wallet: its balances (live), status control, balance chart and history, and the limits and
-// balance monitors that apply to it.
+// One wallet: its balances (live, with its credit lines), status control, balance chart and
+// history, and the credit line, limits and balance monitors that apply to it.
 import { ApiError, apiKey, errorText, gql, rest } from './api.js';
 import { balanceChart } from './chart.js';
 import { code, el, failure, heading, loading, time } from './dom.js';
@@ -8,6 +8,7 @@ import { dataTable } from './table.js';
 import { BALANCE_FIELDS } from './view-wallets.js';
 import { limitsPanel } from './wallet-limits.js';
 import { monitorsPanel } from './wallet-monitors.js';
+import { creditPanel } from './wallet-credit.js';
 /** @import { Ctx, GqlBalance, GqlWalletWithHistory } from './types.js' */
 
 const STATUSES = ['active', 'suspended', 'closed'];
@@ -28,14 +29,14 @@ export function mount(view, ctx) {
     try {
       /** @type {{ wallet: GqlWalletWithHistory | null }} */
       const data = await gql(
-        `query($id: ID!) { wallet(id: $id) { id address type status createdAt balances { currency ${BALANCE_FIELDS.join(' ')} }
+        `query($id: ID!) { wallet(id: $id) { id address type status createdAt balances { currency ${BALANCE_FIELDS.join(' ')} creditLimit }
            transactions(first: 100) { edges { node { id amount currency from to date balance } } } } }`,
         { id },
       );
       const wallet = data.wallet;
       if (!wallet) throw new ApiError('not_found', 'No wallet with this id in your projects.', {}, 404);
       draw(wallet);
-      if (first) extras.replaceChildren(limitsPanel(ctx, wallet), monitorsPanel(ctx, wallet));
+      if (first) extras.replaceChildren(creditPanel(ctx, wallet, load), limitsPanel(ctx, wallet), monitorsPanel(ctx, wallet));
       first = false;
     } catch (error) {
       summary.replaceChildren(failure(error, 'The wallet'));
@@ -69,7 +70,11 @@ export function mount(view, ctx) {
       dataTable({
         caption: 'Balances',
         className: 'balances',
-        columns: [{ key: 'currency', label: 'Currency' }, ...BALANCE_FIELDS.map((f) => ({ key: f, label: f, num: true, value: (/** @type {GqlBalance} */ b) => Number(b[f]), render: (/** @type {GqlBalance} */ b) => b[f], field: () => f }))],
+        columns: [
+          { key: 'currency', label: 'Currency' },
+          ...BALANCE_FIELDS.map((f) => ({ key: f, label: f, num: true, value: (/** @type {GqlBalance} */ b) => Number(b[f]), render: (/** @type {GqlBalance} */ b) => b[f], field: () => f })),
+          { key: 'creditLimit', label: 'credit line', num: true, value: (/** @type {GqlBalance} */ b) => Number(b.creditLimit ?? 0), render: (/** @type {GqlBalance} */ b) => b.creditLimit ?? '0', field: () => 'creditLimit' },
+        ],
         rows: wallet.balances,
         empty: el('p', { class: 'muted' }, 'The project has no asset yet.'),
       }));

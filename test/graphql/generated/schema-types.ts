@@ -107,10 +107,12 @@ export type Balance = {
   account: Scalars['String']['output'];
   /** The asset's id. */
   assetId: Scalars['ID']['output'];
-  /** balance − held, in major units: what transfers, new holds and reversals may spend; never below zero. Null on a balance read with `asOf`. */
+  /** balance − held + creditLimit, in major units: what transfers, new holds and reversals may spend; below zero only when a credit line was lowered below its use. Null on a balance read with `asOf`. */
   available?: Maybe<Scalars['Decimal']['output']>;
-  /** The posted balance, in major units: every credit minus every debit. Never below zero. */
+  /** The posted balance, in major units: every credit minus every debit. Below zero only with a credit line (down to −creditLimit). */
   balance: Scalars['Decimal']['output'];
+  /** The credit line in this currency, in major units (0 without one): the balance may go down to −creditLimit (setCreditLine). Null on a balance read with `asOf`. */
+  creditLimit?: Maybe<Scalars['Decimal']['output']>;
   /** The asset's symbol. */
   currency: Scalars['String']['output'];
   /** The balance's unexpired lots with something left, earliest expiry first (as GET /wallets/{id}/lots): when its points expire. Empty for a system wallet and for an asset that never expires. */
@@ -170,6 +172,8 @@ export type BalanceMonitorEdge = {
 export type BatchTransferInput = {
   /** Major units, > 0, with at most the asset's `fractions` decimals (and at most 2⁵³−1 minor units), else `validation_error`. */
   amount: Scalars['Decimal']['input'];
+  /** At most 10, judged once the posting is done, after every other check, in order: the first that does not hold refuses it with `condition_failed` (`extensions.details` {index, actual}) and nothing is posted. A leg's conditions name its own parties and see the batch's earlier legs; refused: `details` {index: leg, condition, actual}. */
+  conditions?: InputMaybe<Array<ConditionInput>>;
   /** An asset symbol of the project (else `not_found`). */
   currency: Scalars['String']['input'];
   /** The sender: a wallet id or address in the project (it may spend what an earlier leg credited it). */
@@ -181,6 +185,40 @@ export type BatchTransferInput = {
   /** The receiver: a wallet id or address in the project, not the sender. */
   to: Scalars['String']['input'];
 };
+
+/** Which value of a party a condition compares, after the posting. */
+export type ConditionField =
+  /** balance − held + creditLimit. */
+  | 'AVAILABLE'
+  /** The posted balance. */
+  | 'BALANCE';
+
+/** Post only if, afterwards, `field op value` holds for this party in this currency. */
+export type ConditionInput = {
+  /** An asset symbol of the project; a currency the posting does not move is judged on its unchanged values. */
+  currency: Scalars['String']['input'];
+  /** The value compared, after the posting. */
+  field: ConditionField;
+  /** The comparison: `field op value`. */
+  op: ConditionOp;
+  /** Major units; may be below zero. */
+  value: Scalars['Decimal']['input'];
+  /** A party of the posting (its sender or receiver): a wallet id or address; another wallet: `validation_error`. */
+  wallet: Scalars['String']['input'];
+};
+
+/** The comparison of `field op value`. */
+export type ConditionOp =
+  /** field = value. */
+  | 'EQ'
+  /** field > value. */
+  | 'GT'
+  /** field ≥ value. */
+  | 'GTE'
+  /** field < value. */
+  | 'LT'
+  /** field ≤ value. */
+  | 'LTE';
 
 /** A new currency of a project. */
 export type CreateAssetInput = {
@@ -218,6 +256,17 @@ export type CreateWalletInput = {
   address?: InputMaybe<Scalars['String']['input']>;
   /** One of your projects (else `not_found`). */
   projectId: Scalars['ID']['input'];
+};
+
+/** A wallet's credit line in one currency: how far below zero it may go. */
+export type CreditLine = {
+  __typename?: 'CreditLine';
+  /** The asset's symbol. */
+  currency: Scalars['String']['output'];
+  /** Major units; 0: no line. */
+  limit: Scalars['Decimal']['output'];
+  /** The wallet's id. */
+  walletId: Scalars['ID']['output'];
 };
 
 /** The answer of deleteAsset. */
@@ -534,11 +583,13 @@ export type Mutation = {
   reverseTransaction: Transaction;
   /** Mints new money into a system wallet, from @mint (as POST /transactions/seed); its `balance` is the seeded wallet's right after. Errors: `validation_error` (a field out of range, or `to` is not a system wallet), `not_found` (the project, the wallet, the currency), `wallet_inactive`, `conflict` (the reference is taken). */
   seed: Transaction;
+  /** Sets (0: removes) the wallet’s credit line in one currency: it may then go down to −limit (`Balance.available` = balance − held + creditLimit). Lowering it below what is used is allowed: the wallet then only receives until available > 0. Any wallet type. Errors: `validation_error` (a field; an asset whose points expire), `not_found` (the wallet in that project, the currency), `conflict` (a closed wallet). */
+  setCreditLine: CreditLine;
   /** Suspends, reactivates or closes a wallet (as PUT /wallets/status/{id}) and answers it as it is now. Errors: `validation_error`, `not_found` (the wallet, or `projectId` not its project), `conflict` (a CLOSED wallet cannot change), `wallet_not_empty` (closing a wallet with a non-zero balance or a pending hold on either side). */
   setWalletStatus: Wallet;
-  /** Moves an amount from one wallet to another of the same project (as POST /transactions); its `balance` is the sender's right after. Errors: `validation_error` (a field out of range), `not_found` (the project, a wallet, the currency), `wallet_inactive` (a wallet not ACTIVE), `insufficient_funds` (the sender's `available` balance is short), `conflict` (the reference is taken). */
+  /** Moves an amount from one wallet to another of the same project (as POST /transactions); its `balance` is the sender's right after. Errors: `validation_error` (a field out of range), `not_found` (the project, a wallet, the currency), `wallet_inactive` (a wallet not ACTIVE), `insufficient_funds` (the sender's `available` balance is short), `limit_exceeded`, `conflict` (the reference is taken), `condition_failed` (a condition does not hold after the posting). */
   transfer: Transaction;
-  /** Posts 1–100 transfers of one project atomically (as POST /transactions/batch): all or none, in order, so a leg may spend what an earlier leg credited. Answers one transaction per leg, in order, each `balance` its sender's. A refused leg refuses the whole batch with that leg's error and `details.index` (0-based): `validation_error` (a field out of range), `not_found` (the project, a wallet, the currency), `wallet_inactive` (a wallet not ACTIVE), `insufficient_funds` (the sender's `available` balance is short), `conflict` (the reference is taken). */
+  /** Posts 1–100 transfers of one project atomically (as POST /transactions/batch): all or none, in order, so a leg may spend what an earlier leg credited. Answers one transaction per leg, in order, each `balance` its sender's. A refused leg refuses the whole batch with that leg's error and `details.index` (0-based): `validation_error` (a field out of range), `not_found` (the project, a wallet, the currency), `wallet_inactive` (a wallet not ACTIVE), `insufficient_funds` (the sender's `available` balance is short), `limit_exceeded`, `conflict` (the reference is taken), `condition_failed` (a condition does not hold after the posting). */
   transferBatch: Array<Transaction>;
   /** Changes an asset's name, symbol or expiry (as PUT /assets/{id}) and answers it as it is now. Errors: `validation_error`, `not_found` (the asset, or `projectId` not its project), `conflict` (the symbol of an asset with transactions, or a symbol taken in the project). */
   updateAsset: Asset;
@@ -563,6 +614,7 @@ export type MutationAddWalletToGroupArgs = {
 /** Writes, one per REST write, with the same rules and error codes; a refused mutation writes nothing. Besides the errors each mutation lists, any of them may answer `unauthorized`, `rate_limited`, `validation_error`, `timeout` or `internal_error`, in `errors` with `extensions.code` and `extensions.details`. Each takes an optional `idempotencyKey` that makes a retry safe. */
 export type MutationCaptureHoldArgs = {
   amount?: InputMaybe<Scalars['Decimal']['input']>;
+  conditions?: InputMaybe<Array<ConditionInput>>;
   dryRun?: InputMaybe<Scalars['Boolean']['input']>;
   id: Scalars['ID']['input'];
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
@@ -702,6 +754,15 @@ export type MutationSeedArgs = {
   dryRun?: InputMaybe<Scalars['Boolean']['input']>;
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
   input: SeedInput;
+};
+
+
+/** Writes, one per REST write, with the same rules and error codes; a refused mutation writes nothing. Besides the errors each mutation lists, any of them may answer `unauthorized`, `rate_limited`, `validation_error`, `timeout` or `internal_error`, in `errors` with `extensions.code` and `extensions.details`. Each takes an optional `idempotencyKey` that makes a retry safe. */
+export type MutationSetCreditLineArgs = {
+  currency: Scalars['String']['input'];
+  limit: Scalars['Decimal']['input'];
+  projectId: Scalars['ID']['input'];
+  walletId: Scalars['ID']['input'];
 };
 
 
@@ -1227,6 +1288,8 @@ export type TransactionSearchConnection = {
 export type TransferInput = {
   /** Major units, > 0, with at most the asset's `fractions` decimals (and at most 2⁵³−1 minor units), else `validation_error`. */
   amount: Scalars['Decimal']['input'];
+  /** At most 10, judged once the posting is done, after every other check, in order: the first that does not hold refuses it with `condition_failed` (`extensions.details` {index, actual}) and nothing is posted. */
+  conditions?: InputMaybe<Array<ConditionInput>>;
   /** An asset symbol of the project (else `not_found`). */
   currency: Scalars['String']['input'];
   /** The sender: a wallet id or address in the project, ACTIVE, whose `available` balance covers the amount. */

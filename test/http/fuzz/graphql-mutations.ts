@@ -154,8 +154,16 @@ function mutations(t: FuzzTarget): MutationSpec[] {
       mutation: 'transfer',
       signature: '$input: TransferInput!',
       call: 'transfer(input: $input, idempotencyKey: $key) { id }',
-      base: { input: { projectId: pid, currency: t.symbol, from: t.systemId, to: t.customerId, amount: '1' } },
-      fields: [projectId(['input', 'projectId']), currency, walletRef(['input', 'from']), walletRef(['input', 'to']), amount],
+      base: { input: { projectId: pid, currency: t.symbol, from: t.systemId, to: t.customerId, amount: '1', conditions: [{ wallet: t.customerId, currency: t.symbol, field: 'BALANCE', op: 'GTE', value: '0' }] } },
+      fields: [
+        projectId(['input', 'projectId']), currency, walletRef(['input', 'from']), walletRef(['input', 'to']), amount,
+        // conditions (CONTRACT §28): a wallet not a party or unknown, a currency the project lacks, a value not exact
+        { path: ['input', 'conditions', '0', 'wallet'], type: 'String', required: true, invalid: fc.oneof(fc.constant(''), ref, fc.constant(t.systemId === t.customerId ? '' : 'not-a-party')) },
+        { path: ['input', 'conditions', '0', 'currency'], type: 'String', required: true, invalid: fc.oneof(fc.constant(''), ref.filter((s) => s !== t.symbol)) },
+        { path: ['input', 'conditions', '0', 'field'], type: 'Enum', required: true },
+        { path: ['input', 'conditions', '0', 'op'], type: 'Enum', required: true },
+        { path: ['input', 'conditions', '0', 'value'], type: 'Decimal', required: true, invalid: fc.constantFrom('1.005', '', 'abc', '1e3', 'NaN', 'Infinity', ' ', '.5', '1.', '--1', '1_000', '0.001', '100000000000000', '1000000') },
+      ],
     },
     {
       mutation: 'seed',

@@ -41,7 +41,7 @@ export function graphqlAnswerProblem(status: number, body: any, mutation: string
 /** Everything a refused write must leave untouched. */
 export async function stateSnapshot(db: Queryable): Promise<unknown> {
   const [balances, transactions, projects, assets, wallets, holds, references] = await Promise.all([
-    db.query(`SELECT wallet_id, asset_id, amount::text, held::text FROM balances ORDER BY wallet_id, asset_id`),
+    db.query(`SELECT wallet_id, asset_id, amount::text, held::text, credit_limit::text FROM balances ORDER BY wallet_id, asset_id`),
     db.query(`SELECT count(*)::text AS n, coalesce(sum(amount), 0)::text AS total FROM transactions`),
     db.query(`SELECT id, name, type, exchange_rate::text, support_exchange_rate, metadata, asset_id, updated_at FROM projects ORDER BY id`),
     db.query(`SELECT id, project_id, name, symbol, fractions, updated_at FROM assets ORDER BY seq`),

@@ -179,7 +179,21 @@ function endpoints(t: FuzzTarget): EndpointSpec[] {
           path: '/transactions',
           body: { ...transfer, from: t.customerId, to: t.systemId, amount: cents / 100 },
         })),
+        // Conditions (CONTRACT §28): a broken one (400/404), or one that certainly fails (409 condition_failed).
+        badConditions(t).map(({ breaker, conditions }) => ({ endpoint: 'POST /transactions', breaker, method: 'POST', path: '/transactions', body: { ...transfer, conditions } })),
       ],
+    },
+    {
+      name: 'PUT /wallets/{id}/credit-line',
+      method: 'PUT',
+      path: (id = t.customerId) => `/wallets/${id}/credit-line`,
+      badParams: fc.oneof(badUuidSegment, fc.uuid()),
+      fields: {
+        projectId: { ...projectId, invalid: fc.oneof(invalidValues.projectId, fc.constantFrom(2_147_483_647)) },
+        currency,
+        limit: { type: 'number', required: true, invalid: fc.oneof(fc.constantFrom(-1, -0.01, 0.001, 1.005, 2 ** 53), fc.double({ max: -1e-9, noNaN: true, noDefaultInfinity: true })) },
+      },
+      base: { projectId: t.projectId, currency: t.symbol, limit: 5 },
     },
     {
       name: 'POST /transactions/seed',
@@ -264,6 +278,7 @@ function verbEndpoints(t: FuzzTarget, f: { projectId: FieldSpec; walletRef: (req
       badParams: holdId,
       fields: { projectId: f.projectId, amount: { type: 'number', required: false, invalid: fc.oneof(f.amount.invalid!, fc.integer({ min: 6, max: 1_000_000 })) } },
       base: { projectId: t.projectId, amount: 2 },
+      extra: [badConditions(t).map(({ breaker, conditions }) => ({ endpoint: 'POST /holds/{id}/capture', breaker, method: 'POST', path: `/holds/${t.holds.restCapture}/capture`, body: { projectId: t.projectId, amount: 2, conditions } }))],
     },
     {
       name: 'POST /holds/{id}/void',
@@ -291,10 +306,11 @@ function verbEndpoints(t: FuzzTarget, f: { projectId: FieldSpec; walletRef: (req
         fc.constantFrom([], Array.from({ length: 101 }, () => leg), 'x', {}).map((transfers) => batch('transfers out of range', transfers)),
         fc.tuple(fc.nat({ max: 3 }), f.amount.invalid!).map(([i, amount]) => batch('a leg with an invalid amount', [...Array(i).fill(leg), { ...leg, amount }])),
         fc.tuple(fc.nat({ max: 3 }), unknownReference(t.known)).map(([i, to]) => batch('a leg to an unknown wallet', [...Array(i).fill(leg), { ...leg, to }])),
-        fc.tuple(fc.nat({ max: 3 }), unknownKey(['amount', 'currency', 'from', 'to', 'reference', 'metadata'])).map(([i, key]) => batch('a leg with an unknown field', [...Array(i).fill(leg), { ...leg, [key]: 1 }])),
+        fc.tuple(fc.nat({ max: 3 }), unknownKey(['amount', 'currency', 'from', 'to', 'reference', 'metadata', 'conditions'])).map(([i, key]) => batch('a leg with an unknown field', [...Array(i).fill(leg), { ...leg, [key]: 1 }])),
         fc.nat({ max: 3 }).map((i) => batch('a leg from = to', [...Array(i).fill(leg), { ...leg, to: t.systemId }])),
         fc.integer({ min: 1, max: 1_000_000 }).map((cents) => batch('a later leg overdraws', [leg, { ...leg, from: t.customerId, to: t.systemId, amount: 1 + cents / 100 }])),
         fc.constant(batch('a reference twice', [{ ...leg, reference: 'dup' }, { ...leg, reference: 'dup' }])),
+        fc.tuple(fc.nat({ max: 3 }), badConditions(t)).map(([i, { breaker, conditions }]) => batch(`a leg's ${breaker}`, [...Array(i).fill(leg), { ...leg, conditions }])),
       ],
     },
   ];
@@ -369,4 +385,25 @@ export function restFuzzCases(target: FuzzTarget, perEndpoint: number, seed: num
 /** Each endpoint's valid request, unbroken: the control that proves the cases fail for their breaker. */
 export function restControlRequests(target: FuzzTarget): FuzzRequest[] {
   return endpoints(target).map((spec) => ({ endpoint: spec.name, breaker: 'none', method: spec.method, path: spec.path(), body: spec.base }));
+}
+
+/**
+ * Conditions (CONTRACT §28) that are certainly refused on a posting from the system wallet to the
+ * customer: malformed (400), in a currency the project lacks (404), on a wallet not a party (400),
+ * more than 10 (400), or well formed and certainly false (409 condition_failed: the customer ends
+ * above zero, the system wallet has no line).
+ */
+function badConditions(t: FuzzTarget): fc.Arbitrary<{ breaker: string; conditions: unknown }> {
+  const good = { wallet: t.customerId, currency: t.symbol, field: 'balance', op: 'gte', value: 0 };
+  const broken = fc.oneof(
+    fc.constantFrom<Record<string, unknown>>({ field: 'held' }, { op: 'ne' }, { op: 'GTE' }, { value: 0.001 }, { value: '1' }, { value: 2 ** 53 }, { wallet: '' }, { currency: '' }, { extra: 1 }),
+    unknownReference(t.known).map((wallet) => ({ wallet })),
+    fc.constantFrom('NOPE', 'X1').filter((s) => s !== t.symbol).map((currency) => ({ currency })),
+  );
+  return fc.oneof(
+    fc.tuple(fc.nat({ max: 3 }), broken).map(([i, bad]) => ({ breaker: 'a broken condition', conditions: [...Array(i).fill(good), { ...good, ...bad }] })),
+    fc.constantFrom('x', {}, [1], [null]).map((conditions) => ({ breaker: 'conditions of the wrong type', conditions })),
+    fc.constant({ breaker: 'eleven conditions', conditions: Array(11).fill(good) }),
+    fc.constantFrom<Record<string, unknown>>({ op: 'lt', value: 0 }, { op: 'eq', value: -1 }, { wallet: t.systemId, op: 'lt', value: 0 }).map((bad) => ({ breaker: 'a condition that fails', conditions: [good, { ...good, ...bad }] })),
+  );
 }

@@ -16,6 +16,8 @@ export interface BankRunOptions {
   stop?: () => boolean;
   /** Called after every acknowledged transfer. */
   onAcknowledged?: (count: number) => void;
+  /** Wallets with a credit line (CONTRACT §28), minor units: they may read down to −limit, not below. */
+  creditLimits?: ReadonlyMap<string, bigint>;
 }
 
 export interface Attempt {
@@ -48,6 +50,8 @@ export interface BankRunResult {
 export async function runBank(options: BankRunOptions): Promise<BankRunResult> {
   const { bank } = options;
   const wallets = [bank.system, ...bank.customers];
+  // the lowest balance a wallet may read, in major units: 0, or −limit with a credit line
+  const floorOf = (walletId: string): number => -majorText(options.creditLimits?.get(walletId) ?? 0n, options.bank.fractions);
   const result: BankRunResult = { acknowledged: [], refused: 0, indeterminate: [], unexpected: [], reads: 0, badReads: [], elapsedMs: 0, transfersPerSecond: 0 };
   let writing = true;
   const started = performance.now();
@@ -74,7 +78,7 @@ export async function runBank(options: BankRunOptions): Promise<BankRunResult> {
       if (res.status === 201) {
         const tx = res.body.transaction;
         const shapeOk =
-          typeof tx?.id === 'string' && tx.from === from.address && tx.to === to.address && minorOf(tx.amount, bank.fractions) === amount && tx.balance >= 0;
+          typeof tx?.id === 'string' && tx.from === from.address && tx.to === to.address && minorOf(tx.amount, bank.fractions) === amount && tx.balance >= floorOf(from.id);
         if (!shapeOk) result.unexpected.push(`201 with a wrong body for ${JSON.stringify({ ...attempt, amount: String(amount) })}: ${JSON.stringify(res.body)}`);
         result.acknowledged.push({ id: tx.id, from: from.id, to: to.id, amount });
         options.onAcknowledged?.(result.acknowledged.length);
@@ -113,7 +117,7 @@ export async function runBank(options: BankRunOptions): Promise<BankRunResult> {
         ? [...res.body.balance.map((b: { balance: number }) => b.balance), ...res.body.transactions.map((t: { balance: number }) => t.balance)]
         : [res.body.balance.balance, ...res.body.transactions.map((t: { balance: number }) => t.balance)];
       for (const balance of balances) {
-        if (typeof balance !== 'number' || balance < 0) result.badReads.push(`wallet ${wallet.id} read with balance ${balance}`);
+        if (typeof balance !== 'number' || balance < floorOf(wallet.id)) result.badReads.push(`wallet ${wallet.id} read with balance ${balance}`);
       }
     }
   };

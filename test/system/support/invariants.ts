@@ -19,6 +19,8 @@ export interface Expectations {
    * (support/lots-oracle.ts). Absent: no expiry may exist.
    */
   expired?: Expiry[];
+  /** Wallets with a credit line (CONTRACT §28), minor units: no posting takes one below −limit (the others: below zero). */
+  creditLimits?: ReadonlyMap<string, bigint>;
 }
 
 /** An expiry transaction: points of one lot leaving `from` to @expired. */
@@ -67,13 +69,14 @@ export async function ledgerViolations(db: Queryable, expected: Expectations): P
     [bank.projectId],
   );
 
-  // Replay the table in posting order: every stored running balance must be the replayed one, never below zero.
+  // Replay the table in posting order: every stored running balance must be the replayed one, never below zero (−limit with a credit line).
   const replayed = new Map<string, bigint>();
   for (const row of rows) {
     const amount = BigInt(row.amount);
     if (row.from_wallet_id) {
       const after = (replayed.get(row.from_wallet_id) ?? 0n) - amount;
-      if (after < 0n) problems.push(`tx ${row.id} takes ${row.from_wallet_id} below zero (${after})`);
+      const floor = -(expected.creditLimits?.get(row.from_wallet_id) ?? 0n);
+      if (after < floor) problems.push(`tx ${row.id} takes ${row.from_wallet_id} below ${floor} (${after})`);
       if (String(after) !== row.from_balance) problems.push(`tx ${row.id} records from_balance ${row.from_balance}, replay says ${after}`);
       replayed.set(row.from_wallet_id, after);
     }
