@@ -24,6 +24,7 @@ import { Migration20261126173000_analytics } from './Migration20261126173000_ana
 
 import { Migration20261126171000_balance_monitors } from './Migration20261126171000_balance_monitors.js';
 import { Migration20261207120000_webhook_lanes } from './Migration20261207120000_webhook_lanes.js';
+import { Migration20261208100000_pending_credits } from './Migration20261208100000_pending_credits.js';
 
 /** Explicit list, so compiled (dist) and TypeScript (jest) runs apply the same migrations. */
 export const migrations = [
@@ -53,4 +54,5 @@ export const migrations = [
 
   { name: 'Migration20261126171000_balance_monitors', class: Migration20261126171000_balance_monitors },
   { name: 'Migration20261207120000_webhook_lanes', class: Migration20261207120000_webhook_lanes },
+  { name: 'Migration20261208100000_pending_credits', class: Migration20261208100000_pending_credits },
 ];

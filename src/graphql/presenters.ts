@@ -38,6 +38,8 @@ export interface BalanceModel {
   /** Null on a balance read as of a time (CONTRACT §14): they describe the present. */
   held: string | null;
   available: string | null;
+  /** Pending holds to the wallet (CONTRACT §26); null as of a time. */
+  incoming: string | null;
 }
 
 export function transactionModel(row: HistoryRow): TransactionModel {
@@ -85,6 +87,7 @@ export function balanceModel(row: BalanceRow): BalanceModel {
     balance: minorToDecimalString(row.amount, row.fractions),
     held: minorToDecimalString(row.held, row.fractions),
     available: minorToDecimalString(row.amount - row.held, row.fractions),
+    incoming: minorToDecimalString(row.incoming, row.fractions),
   };
 }
 
@@ -99,6 +102,7 @@ export interface HoldModel {
   capturedAmount: string;
   transactionId: string | null;
   expiresAt: Date | string | null;
+  maturesAt: Date | string | null;
   createdAt: Date | string;
   updatedAt: Date | string;
   reference: string | null;
@@ -117,6 +121,7 @@ export function holdModel(hold: HoldView): HoldModel {
     capturedAmount: minorToDecimalString(hold.capturedAmount, hold.fractions),
     transactionId: hold.transactionId,
     expiresAt: hold.expiresAt,
+    maturesAt: hold.maturesAt,
     createdAt: hold.createdAt,
     updatedAt: hold.updatedAt,
     reference: hold.reference,
@@ -126,5 +131,5 @@ export function holdModel(hold: HoldView): HoldModel {
 
 /** A balance as of a time: the posted balance; the fields of the present (held, available) stay unset, so null. */
 export function balanceAsOfModel(row: BalanceAsOfRow): BalanceModel {
-  return { walletId: row.walletId, assetId: row.assetId, account: row.address, currency: row.symbol, balance: minorToDecimalString(row.amount, row.fractions), held: null, available: null };
+  return { walletId: row.walletId, assetId: row.assetId, account: row.address, currency: row.symbol, balance: minorToDecimalString(row.amount, row.fractions), held: null, available: null, incoming: null };
 }

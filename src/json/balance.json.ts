@@ -10,6 +10,7 @@ export const BalanceBody = z
     balance: z.number().meta({ description: 'The posted balance.' }),
     held: z.number().meta({ description: "Sum of the wallet's pending, unexpired holds as sender." }),
     available: z.number().meta({ description: 'balance − held: what transfers, holds and reversals may spend.' }),
+    incoming: z.number().meta({ description: 'Sum of the pending holds to the wallet (maturing or not): not spendable until captured; balance, held and available do not count it.' }),
   })
   .meta({ id: 'Balance' });
 /** A balance as of a time (CONTRACT §14): the posted balance only (held and available are omitted). */
@@ -21,6 +22,7 @@ export interface BalanceJson {
   balance: number;
   held: number;
   available: number;
+  incoming: number;
 }
 
 export type BalanceAsOfJson = Pick<BalanceJson, 'account' | 'currency' | 'balance'>;
@@ -32,6 +34,7 @@ export function balanceJson(row: BalanceRow): BalanceJson {
     balance: toMajor(row.amount, row.fractions),
     held: toMajor(row.held, row.fractions),
     available: toMajor(row.amount - row.held, row.fractions),
+    incoming: toMajor(row.incoming, row.fractions),
   };
 }
 

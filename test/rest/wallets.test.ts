@@ -43,7 +43,7 @@ function expectWalletShape(wallet: any, withActivity: boolean): void {
   expect(wallet.created_at).toMatch(ISO_MS);
   expect(wallet.updated_at).toMatch(ISO_MS);
   if (!withActivity) return;
-  for (const b of wallet.balance) expect(b).toEqual({ account: wallet.address, currency: expect.any(String), balance: expect.any(Number), held: expect.any(Number), available: expect.any(Number) });
+  for (const b of wallet.balance) expect(b).toEqual({ account: wallet.address, currency: expect.any(String), balance: expect.any(Number), held: expect.any(Number), available: expect.any(Number), incoming: expect.any(Number) });
   for (const tx of wallet.transactions) {
     expect(tx).toEqual({
       id: expect.stringMatching(UUID_RE),
@@ -185,7 +185,7 @@ describe.each(['customer', 'system'] as const)('GET /wallets/%s', (type) => {
       expect(wallet.type).toBe(type);
     }
     const first = res.body.wallets.find((w: any) => w.id === ids[0]);
-    expect(first.balance).toEqual([{ account: first.address, currency: 'PTS', balance: 0, held: 0, available: 0 }]);
+    expect(first.balance).toEqual([{ account: first.address, currency: 'PTS', balance: 0, held: 0, available: 0, incoming: 0 }]);
     expect(first.transactions).toEqual([]);
     // a project without assets has no balances yet
     expect(res.body.wallets.find((w: any) => w.id === ids[1]).balance).toEqual([]);
@@ -239,8 +239,8 @@ describe('GET /wallets/{id}', () => {
     expect(res.status).toBe(200);
     expectWalletShape(res.body, true);
     expect(res.body.balance).toEqual([
-      { account: p.system.address, currency: 'PTS', balance: 27.5, held: 0, available: 27.5 },
-      { account: p.system.address, currency: 'GEM', balance: 0, held: 0, available: 0 },
+      { account: p.system.address, currency: 'PTS', balance: 27.5, held: 0, available: 27.5, incoming: 0 },
+      { account: p.system.address, currency: 'GEM', balance: 0, held: 0, available: 0, incoming: 0 },
     ]);
     expect(res.body.transactions).toHaveLength(20);
     expect(res.body.transactions[0]).toMatchObject({ amount: 2.5, balance: 27.5, from: p.system.address, to: p.customers[0].address, currency: 'PTS' });
@@ -252,7 +252,7 @@ describe('GET /wallets/{id}', () => {
     const customer = await t.request('GET', `/wallets/${p.customers[0].id}`, { key });
     expect(customer.body.balance).toEqual([
       { account: p.customers[0].address, currency: 'PTS', balance: 2.5, held: 0, available: 2.5 },
-      { account: p.customers[0].address, currency: 'GEM', balance: 0, held: 0, available: 0 },
+      { account: p.customers[0].address, currency: 'GEM', balance: 0, held: 0, available: 0, incoming: 0 },
     ]);
     expect(customer.body.transactions).toHaveLength(1);
   });

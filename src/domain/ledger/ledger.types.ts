@@ -22,6 +22,8 @@ export interface BalanceRow {
   amount: bigint;
   /** Pending, unexpired holds of the wallet as sender in this currency (available = amount − held). */
   held: bigint;
+  /** Pending holds *to* the wallet in this currency, maturing or not (CONTRACT §26): read side only (pendingIncoming). */
+  incoming: bigint;
   /** Transactions that moved this balance (sent or received, in this currency). */
   transactionCount: number;
 }
@@ -95,6 +97,9 @@ export interface PostingLeg {
   metadata?: Record<string, unknown> | null;
   /** Seconds until a hold expires (null: never). */
   expiresIn?: number | null;
+  /** A maturing hold (CONTRACT §26): seconds after its creation, or an instant. */
+  matureIn?: number;
+  matureAt?: Date;
   /** A webhook call to store in the posting's own transaction (webhook_post.sql), if any. */
   call?: WebhookCall;
 }

@@ -120,10 +120,18 @@ export class PostingRepository {
     const recording = calls.some((call) => call !== null);
     if (recording) params.push(JSON.stringify(calls));
     const arrays = `$1::text[], $2::int[], $3::uuid[], $4::uuid[], $5::uuid[], $6::bigint[], $7::text[], $8::int[], $9::uuid[], $10::text[], $11::json[], $12::int[]`;
+    // maturing holds (CONTRACT §26) only: every other batch sends the statement it always sent
+    const maturing = legs.some(({ leg }) => leg.matureIn !== undefined || leg.matureAt !== undefined);
+    let maturity = '';
+    if (maturing) {
+      const at = params.length + 1;
+      params.push(legs.map(({ leg }) => leg.matureIn ?? null), legs.map(({ leg }) => leg.matureAt?.toISOString() ?? null));
+      maturity = `, $${at}::int[], $${at + 1}::timestamptz[]`;
+    }
     const rows = await this.db.query<RawPosting>(
-      recording ? `SELECT ${POSTING_COLUMNS} FROM webhook_post(${arrays}, $13::jsonb)` : `SELECT ${POSTING_COLUMNS} FROM ledger_post(${arrays})`,
+      recording ? `SELECT ${POSTING_COLUMNS} FROM webhook_post(${arrays}, $13::jsonb${maturity})` : `SELECT ${POSTING_COLUMNS} FROM ledger_post(${arrays}${maturity})`,
       params,
-      recording ? 'ledger_webhook_post' : 'ledger_post',
+      `${recording ? 'ledger_webhook_post' : 'ledger_post'}${maturing ? '_maturing' : ''}`,
     );
     const byIdx: PostingResult[] = new Array(legs.length);
     for (const row of rows) byIdx[row.idx - 1] = toPostingResult(row);
@@ -212,6 +220,7 @@ export const SQL_SAMPLES = sqlSamples({
     resolvePosting: (r) => r.resolvePosting(SAMPLE.owner, SAMPLE.projectId, 'PTS', 'alice', SAMPLE.id),
     post: (r) => r.post([TRANSFER]),
     'post (with a webhook call)': (r) => r.post([{ ...TRANSFER, call: { ownerId: SAMPLE.owner, flowId: 'reward', values: {}, message: 'rewarded' } }]),
+    'post (a maturing hold, CONTRACT §26)': (r) => r.post([{ ...TRANSFER, kind: 'hold', matureIn: 86_400 }]),
     'rolledBack (a dry run)': (r) => r.rolledBack(() => r.post([TRANSFER])),
   },
 });

@@ -55,6 +55,11 @@ export class BalanceType {
     description: 'balance − held, in major units: what transfers, new holds and reversals may spend; never below zero. Null on a balance read with `asOf`.',
   })
   available!: string | null;
+  @Field(() => DecimalScalar, {
+    nullable: true,
+    description: "In major units, the sum of the pending holds *to* the wallet in this currency (maturing or not): what it may receive; `balance`, `held` and `available` do not count it. Null on a balance read with `asOf`.",
+  })
+  incoming!: string | null;
 }
 
 @ObjectType('TransactionHistory', {

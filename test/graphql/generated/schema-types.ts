@@ -117,6 +117,8 @@ export type Balance = {
   expiring: Array<Lot>;
   /** In major units, what the wallet's pending, unexpired holds as sender reserve in this currency; null on a balance read with `asOf` (it describes the present). */
   held?: Maybe<Scalars['Decimal']['output']>;
+  /** In major units, the sum of the pending holds *to* the wallet in this currency (maturing or not): what it may receive; `balance`, `held` and `available` do not count it. Null on a balance read with `asOf`. */
+  incoming?: Maybe<Scalars['Decimal']['output']>;
 };
 
 
@@ -264,6 +266,8 @@ export type Hold = {
   from: Scalars['String']['output'];
   /** The hold's id (a UUID). */
   id: Scalars['ID']['output'];
+  /** When a maturing hold (a pending credit) captures itself for its whole amount; null for an ordinary hold. Never set with `expiresAt`. */
+  maturesAt?: Maybe<Scalars['DateTime']['output']>;
   /** The caller's metadata ({} when none was given). */
   metadata: Scalars['JSONObject']['output'];
   /** The id of the project the hold belongs to. */
@@ -550,6 +554,8 @@ export type MutationCreateHoldArgs = {
   expiresIn?: InputMaybe<Scalars['Int']['input']>;
   from: Scalars['String']['input'];
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  matureAt?: InputMaybe<Scalars['DateTime']['input']>;
+  matureIn?: InputMaybe<Scalars['Int']['input']>;
   metadata?: InputMaybe<Scalars['JSONObject']['input']>;
   projectId: Scalars['ID']['input'];
   reference?: InputMaybe<Scalars['String']['input']>;
