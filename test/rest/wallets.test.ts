@@ -251,7 +251,7 @@ describe('GET /wallets/{id}', () => {
     expect(balances.slice(1)).toEqual(Array.from({ length: 19 }, (_, i) => 30 - i * 1.25));
     const customer = await t.request('GET', `/wallets/${p.customers[0].id}`, { key });
     expect(customer.body.balance).toEqual([
-      { account: p.customers[0].address, currency: 'PTS', balance: 2.5, held: 0, available: 2.5 },
+      { account: p.customers[0].address, currency: 'PTS', balance: 2.5, held: 0, available: 2.5, incoming: 0 },
       { account: p.customers[0].address, currency: 'GEM', balance: 0, held: 0, available: 0, incoming: 0 },
     ]);
     expect(customer.body.transactions).toHaveLength(1);
