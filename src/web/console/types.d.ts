@@ -40,6 +40,8 @@ export interface GqlBalance {
   balance: Decimal;
   held: Decimal;
   available: Decimal;
+  /** Pending holds to the wallet (CONTRACT §26); selected on the wallet page only. */
+  incoming?: Decimal;
 }
 
 export type WalletTypeName = 'CUSTOMER' | 'SYSTEM';

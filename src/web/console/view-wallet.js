@@ -1,5 +1,5 @@
-// One wallet: its balances (live), status control, balance chart and history, and the limits and
-// balance monitors that apply to it.
+// One wallet: its balances (live, `incoming` included), status control, balance chart and history,
+// its pending points (wallet-pending.js), and the limits and balance monitors that apply to it.
 import { ApiError, apiKey, errorText, gql, rest } from './api.js';
 import { balanceChart } from './chart.js';
 import { code, el, failure, heading, loading, time } from './dom.js';
@@ -8,9 +8,12 @@ import { dataTable } from './table.js';
 import { BALANCE_FIELDS } from './view-wallets.js';
 import { limitsPanel } from './wallet-limits.js';
 import { monitorsPanel } from './wallet-monitors.js';
+import { pendingPanel } from './wallet-pending.js';
 /** @import { Ctx, GqlBalance, GqlWalletWithHistory } from './types.js' */
 
 const STATUSES = ['active', 'suspended', 'closed'];
+/** The balance columns here: the list's, and the points pending to the wallet (CONTRACT §26). */
+const FIELDS = /** @type {const} */ ([...BALANCE_FIELDS, 'incoming']);
 
 /**
  * @param {HTMLElement} view
@@ -24,18 +27,25 @@ export function mount(view, ctx) {
   view.append(el('p', { class: 'crumbs' }, el('a', { href: '#/wallets' }, '← Wallets')), summary, extras, activity);
 
   let first = true;
+  /** @type {ReturnType<typeof pendingPanel> | null} */
+  let pending = null;
   async function load() {
     try {
       /** @type {{ wallet: GqlWalletWithHistory | null }} */
       const data = await gql(
-        `query($id: ID!) { wallet(id: $id) { id address type status createdAt balances { currency ${BALANCE_FIELDS.join(' ')} }
+        `query($id: ID!) { wallet(id: $id) { id address type status createdAt balances { currency ${FIELDS.join(' ')} }
            transactions(first: 100) { edges { node { id amount currency from to date balance } } } } }`,
         { id },
       );
       const wallet = data.wallet;
       if (!wallet) throw new ApiError('not_found', 'No wallet with this id in your projects.', {}, 404);
       draw(wallet);
-      if (first) extras.replaceChildren(limitsPanel(ctx, wallet), monitorsPanel(ctx, wallet));
+      if (first) {
+        pending = pendingPanel(ctx, wallet);
+        extras.replaceChildren(pending, limitsPanel(ctx, wallet), monitorsPanel(ctx, wallet));
+      } else {
+        await pending?.refresh(); // a change of the wallet (a hold to it created, captured or voided) moves its pending points
+      }
       first = false;
     } catch (error) {
       summary.replaceChildren(failure(error, 'The wallet'));
@@ -69,7 +79,7 @@ export function mount(view, ctx) {
       dataTable({
         caption: 'Balances',
         className: 'balances',
-        columns: [{ key: 'currency', label: 'Currency' }, ...BALANCE_FIELDS.map((f) => ({ key: f, label: f, num: true, value: (/** @type {GqlBalance} */ b) => Number(b[f]), render: (/** @type {GqlBalance} */ b) => b[f], field: () => f }))],
+        columns: [{ key: 'currency', label: 'Currency' }, ...FIELDS.map((f) => ({ key: f, label: f, num: true, value: (/** @type {GqlBalance} */ b) => Number(b[f] ?? 0), render: (/** @type {GqlBalance} */ b) => b[f] ?? '', field: () => f }))],
         rows: wallet.balances,
         empty: el('p', { class: 'muted' }, 'The project has no asset yet.'),
       }));
