@@ -337,7 +337,7 @@ export type LedgerEvent = {
   projectId: Scalars['ID']['output'];
   /** Position of the event in its project: increases in commit order, with no reuse. An integer, typed Float because it may pass 2³¹. */
   seq: Scalars['Float']['output'];
-  /** What happened: transaction.posted, hold.created, hold.captured, hold.voided, hold.expired, wallet.status_changed, points.expired or balance.threshold_crossed (a balance monitor crossed). */
+  /** What happened: transaction.posted, hold.created, hold.captured, hold.voided, hold.expired, wallet.status_changed, points.expired, balance.threshold_crossed (a balance monitor crossed) or hold.maturity_refused (a maturing hold could not capture itself; `data` is {hold, code}). The data of a hold.captured carries `matured`. */
   type: Scalars['String']['output'];
 };
 
