@@ -161,7 +161,7 @@ export async function createServices(db: Database, logger: Logger, options: { lo
   // the sweeper's events (expiries, hold.expired) are numbered right after each round, not at the sequencer's next tick
   // a round releases the holds that fell due (holds/), then posts the expiry of the lots (lots/), then
   // captures the maturing holds whose time came (holds/maturity-sweep.ts, CONTRACT §26)
-  const dueWork = [{ sweep: (n: number) => holdRepository.sweepDue(n) }, lotRepository, new MaturitySweep(holdRepository)];
+  const dueWork = [{ sweep: (n: number) => holdRepository.sweepDue(n) }, lotRepository, new MaturitySweep(holdRepository, () => eventSequencer.poke())];
   const expirySweeper = new ExpirySweeper(dueWork, logger, { ...(options.lotSweep ?? DEFAULTS.lotSweep), onCommit: () => eventSequencer.poke() });
   lotSweeperMetrics(metrics, expirySweeper);
   const webhooks: WebhookOptions = options.webhooks ?? DEFAULTS.webhooks;
