@@ -24,6 +24,7 @@ import { Migration20261126173000_analytics } from './Migration20261126173000_ana
 
 import { Migration20261126171000_balance_monitors } from './Migration20261126171000_balance_monitors.js';
 import { Migration20261207120000_webhook_lanes } from './Migration20261207120000_webhook_lanes.js';
+import { Migration20261208100000_pending_credits } from './Migration20261208100000_pending_credits.js';
 import { Migration20261208110000_credit_lines } from './Migration20261208110000_credit_lines.js';
 import { Migration20261208120000_wallet_groups } from './Migration20261208120000_wallet_groups.js';
 
@@ -55,6 +56,7 @@ export const migrations = [
 
   { name: 'Migration20261126171000_balance_monitors', class: Migration20261126171000_balance_monitors },
   { name: 'Migration20261207120000_webhook_lanes', class: Migration20261207120000_webhook_lanes },
+  { name: 'Migration20261208100000_pending_credits', class: Migration20261208100000_pending_credits },
   { name: 'Migration20261208110000_credit_lines', class: Migration20261208110000_credit_lines },
   { name: 'Migration20261208120000_wallet_groups', class: Migration20261208120000_wallet_groups },
 ];

@@ -28,6 +28,7 @@ import type { Logger } from './logger.js';
 import { LotRepository } from './domain/lots/lot.repository.js';
 import { LotService } from './domain/lots/lot.service.js';
 import { ExpirySweeper, type ExpirySweeperOptions } from './domain/shared/expiry-sweeper.js';
+import { MaturitySweep } from './domain/holds/maturity-sweep.js';
 import { lotSweeperMetrics } from './observability/lot-sweeper.metrics.js';
 import { DEFAULTS, type WebhookSettings } from './config.js';
 import { DeliveryRepository } from './domain/webhook-endpoints/delivery.repository.js';
@@ -165,8 +166,9 @@ export async function createServices(db: Database, logger: Logger, options: { lo
   const eventHub = new EventHub(eventRepository, outbox, events, notifications, logger);
   const lotRepository = new LotRepository(db);
   // the sweeper's events (expiries, hold.expired) are numbered right after each round, not at the sequencer's next tick
-  // a round releases the holds that fell due (holds/), then posts the expiry of the lots (lots/)
-  const dueWork = [{ sweep: (n: number) => holdRepository.sweepDue(n) }, lotRepository];
+  // a round releases the holds that fell due (holds/), then posts the expiry of the lots (lots/), then
+  // captures the maturing holds whose time came (holds/maturity-sweep.ts, CONTRACT §26)
+  const dueWork = [{ sweep: (n: number) => holdRepository.sweepDue(n) }, lotRepository, new MaturitySweep(holdRepository, () => eventSequencer.poke())];
   const expirySweeper = new ExpirySweeper(dueWork, logger, { ...(options.lotSweep ?? DEFAULTS.lotSweep), onCommit: () => eventSequencer.poke() });
   lotSweeperMetrics(metrics, expirySweeper);
   const webhooks: WebhookOptions = options.webhooks ?? DEFAULTS.webhooks;

@@ -38,6 +38,7 @@ export type RoutineFloor = (typeof ROUTINE_FLOORS)[number];
 export const ROUTINES = [
   // Predicates written once, inlined by PostgreSQL into the statements that use them.
   { name: 'holds_expired', floor: 'predicate', file: 'src/domain/holds/holds_expired.sql', calls: [] },
+  { name: 'holds_maturity_due', floor: 'predicate', file: 'src/domain/holds/holds_maturity_due.sql', calls: [] },
   { name: 'lots_live', floor: 'predicate', file: 'src/domain/lots/lots_live.sql', calls: [] },
   { name: 'lots_due', floor: 'predicate', file: 'src/domain/lots/lots_due.sql', calls: [] },
   // Events (CONTRACT §16): the outbox write and its numbering.
@@ -87,6 +88,9 @@ export const ROUTINES = [
   },
   { name: 'holds_capture', floor: 'verb', file: 'src/domain/holds/holds_capture.sql', calls: ['holds_settle_refusal', 'ledger_emit', 'ledger_move'] },
   { name: 'holds_void', floor: 'verb', file: 'src/domain/holds/holds_void.sql', calls: ['holds_settle_refusal', 'ledger_emit', 'lots_release', 'lots_settle', 'monitors_changed'] },
+  // Pending credits (CONTRACT §26): a maturing hold's capture at its time, by the sweeper.
+  { name: 'holds_mature', floor: 'verb', file: 'src/domain/holds/holds_mature.sql', calls: ['holds_capture', 'holds_maturity_due', 'holds_void', 'ledger_emit'] },
+  { name: 'holds_mature_sweep', floor: 'entry', file: 'src/domain/holds/holds_mature_sweep.sql', calls: ['holds_mature', 'holds_maturity_due'] },
   {
     name: 'ledger_apply', floor: 'entry',
     file: 'src/domain/ledger/ledger_apply.sql',

@@ -39,6 +39,8 @@ export interface BalanceModel {
   held: string | null;
   available: string | null;
   creditLimit: string | null;
+  /** Pending holds to the wallet (CONTRACT §26); null as of a time. */
+  incoming: string | null;
 }
 
 export function transactionModel(row: HistoryRow): TransactionModel {
@@ -87,6 +89,7 @@ export function balanceModel(row: BalanceRow): BalanceModel {
     held: minorToDecimalString(row.held, row.fractions),
     available: minorToDecimalString(row.amount - row.held + row.creditLimit, row.fractions),
     creditLimit: minorToDecimalString(row.creditLimit, row.fractions),
+    incoming: minorToDecimalString(row.incoming, row.fractions),
   };
 }
 
@@ -101,6 +104,7 @@ export interface HoldModel {
   capturedAmount: string;
   transactionId: string | null;
   expiresAt: Date | string | null;
+  maturesAt: Date | string | null;
   createdAt: Date | string;
   updatedAt: Date | string;
   reference: string | null;
@@ -119,6 +123,7 @@ export function holdModel(hold: HoldView): HoldModel {
     capturedAmount: minorToDecimalString(hold.capturedAmount, hold.fractions),
     transactionId: hold.transactionId,
     expiresAt: hold.expiresAt,
+    maturesAt: hold.maturesAt,
     createdAt: hold.createdAt,
     updatedAt: hold.updatedAt,
     reference: hold.reference,
@@ -128,5 +133,5 @@ export function holdModel(hold: HoldView): HoldModel {
 
 /** A balance as of a time: the posted balance; the fields of the present (held, available, creditLimit) stay unset, so null. */
 export function balanceAsOfModel(row: BalanceAsOfRow): BalanceModel {
-  return { walletId: row.walletId, assetId: row.assetId, account: row.address, currency: row.symbol, balance: minorToDecimalString(row.amount, row.fractions), held: null, available: null, creditLimit: null };
+  return { walletId: row.walletId, assetId: row.assetId, account: row.address, currency: row.symbol, balance: minorToDecimalString(row.amount, row.fractions), held: null, available: null, creditLimit: null, incoming: null };
 }

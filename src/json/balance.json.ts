@@ -11,6 +11,7 @@ export const BalanceBody = z
     held: z.number().meta({ description: "Sum of the wallet's pending, unexpired holds as sender." }),
     available: z.number().meta({ description: 'balance − held + creditLimit: what transfers, holds and reversals may spend (below zero when a credit line was lowered below its use).' }),
     creditLimit: z.number().meta({ description: 'The credit line in this currency (0 without one): the balance may go down to −creditLimit.' }),
+    incoming: z.number().meta({ description: 'Sum of the pending holds to the wallet (maturing or not): not spendable until captured; balance, held and available do not count it.' }),
   })
   .meta({ id: 'Balance' });
 /** A balance as of a time (CONTRACT §14): the posted balance only (held and available are omitted). */
@@ -23,6 +24,7 @@ export interface BalanceJson {
   held: number;
   available: number;
   creditLimit: number;
+  incoming: number;
 }
 
 export type BalanceAsOfJson = Pick<BalanceJson, 'account' | 'currency' | 'balance'>;
@@ -35,6 +37,7 @@ export function balanceJson(row: BalanceRow): BalanceJson {
     held: toMajor(row.held, row.fractions),
     available: toMajor(row.amount - row.held + row.creditLimit, row.fractions),
     creditLimit: toMajor(row.creditLimit, row.fractions),
+    incoming: toMajor(row.incoming, row.fractions),
   };
 }
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EVENT_TYPES } from '../domain/outbox/event-type.js';
 import type { LedgerEventView } from '../domain/events/event.types.js';
 import { crossingJson, CrossingBody } from './balance-monitor.json.js';
-import { holdJson, HoldBody } from './hold.json.js';
+import { CapturedHoldBody, holdJson, HoldBody, MaturityRefusalBody } from './hold.json.js';
 import { transactionJson, TransactionBody } from './transaction.json.js';
 import { walletJson, WalletBody } from './wallet.json.js';
 
@@ -13,7 +13,7 @@ export const EventBody = z
     seq: z.number().int().meta({ description: "Increases in commit order within the project." }),
     type: z.enum(EVENT_TYPES),
     projectId: z.number().int(),
-    data: z.union([TransactionBody, HoldBody, WalletBody, CrossingBody]).meta({ description: 'The resource as REST shows it: a transaction (the sender\'s balance), a hold, a wallet without balances, or a balance crossing.' }),
+    data: z.union([TransactionBody, HoldBody, CapturedHoldBody, MaturityRefusalBody, WalletBody, CrossingBody]).meta({ description: 'The resource as REST shows it: a transaction (the sender\'s balance), a hold (`matured` on hold.captured), a refused maturity `{hold, code}`, a wallet without balances, or a balance crossing.' }),
     created_at: z.string(),
   })
   .meta({ id: 'Event' });
@@ -23,8 +23,12 @@ export function eventData(event: LedgerEventView) {
   switch (event.subject.kind) {
     case 'transaction':
       return transactionJson(event.subject.transaction);
-    case 'hold':
-      return holdJson(event.subject.hold);
+    case 'hold': {
+      // CONTRACT §26: a refused maturity carries {hold, code}; every capture says whether it matured
+      const { hold, matured, code } = event.subject;
+      if (code !== undefined) return { hold: holdJson(hold), code };
+      return matured === undefined ? holdJson(hold) : { ...holdJson(hold), matured };
+    }
     case 'wallet':
       return walletJson(event.subject.wallet);
     case 'crossing':

@@ -15,12 +15,21 @@ export const HoldBody = z
     capturedAmount: z.number(),
     transactionId: z.string().nullable().meta({ description: "The capture's transaction." }),
     expires_at: z.string().nullable(),
+    matures_at: z.string().nullable().meta({ description: 'When a maturing hold (a pending credit) captures itself; null for an ordinary hold. Never set with expires_at.' }),
     created_at: z.string(),
     updated_at: z.string(),
     reference: z.string().nullable(),
     metadata: z.record(z.string(), z.unknown()),
   })
   .meta({ id: 'Hold' });
+
+/** `hold.captured`'s data (CONTRACT §26): the hold, and whether it was captured at its maturity (true) or by a call (false). */
+export const CapturedHoldBody = HoldBody.extend({ matured: z.boolean().meta({ description: 'true: captured by itself at matures_at; false: captured by a call.' }) }).meta({ id: 'CapturedHold' });
+
+/** `hold.maturity_refused`'s data (CONTRACT §26): the hold, still pending, and why its capture at maturity was refused. */
+export const MaturityRefusalBody = z
+  .object({ hold: HoldBody, code: z.string().meta({ description: 'The refusal, as a capture would answer it: wallet_inactive, limit_exceeded, …' }) })
+  .meta({ id: 'MaturityRefusal' });
 
 export function holdJson(hold: HoldView) {
   return {
@@ -34,6 +43,7 @@ export function holdJson(hold: HoldView) {
     capturedAmount: toMajor(hold.capturedAmount, hold.fractions),
     transactionId: hold.transactionId,
     expires_at: hold.expiresAt?.toISOString() ?? null,
+    matures_at: hold.maturesAt?.toISOString() ?? null,
     created_at: hold.createdAt.toISOString(),
     updated_at: hold.updatedAt.toISOString(),
     reference: hold.reference,

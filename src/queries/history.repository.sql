@@ -7,7 +7,11 @@ SELECT w.id AS wallet_id, w.address, a.id AS asset_id, a.symbol, a.fractions, co
             coalesce((CASE WHEN b.held > 0 THEN b.held - coalesce((
   SELECT sum(h.amount) FROM holds h
    WHERE h.project_id = b.project_id AND h.from_wallet_id = b.wallet_id AND h.asset_id = b.asset_id
-     AND holds_expired(h, now())), 0) ELSE 0 END), 0)::text AS held, coalesce(b.tx_count, 0)::text AS tx_count,
+     AND holds_expired(h, now())), 0) ELSE 0 END), 0)::text AS held, coalesce((
+  SELECT sum(h.amount) FROM holds h
+   WHERE h.project_id = w.project_id AND h.to_wallet_id = w.id AND h.asset_id = a.id AND h.status = 'pending'
+     AND NOT holds_expired(h, now())), 0)::text AS incoming,
+            coalesce(b.tx_count, 0)::text AS tx_count,
             coalesce(b.credit_limit, 0)::text AS credit_limit
        FROM wallets w
        JOIN projects p ON p.id = w.project_id

@@ -7,7 +7,7 @@ SELECT
   h.id, h.seq::text AS seq, h.project_id, h.asset_id, a.symbol, a.fractions, h.amount::text AS amount,
   h.from_wallet_id, h.to_wallet_id, wf.address AS from_address, wt.address AS to_address,
   CASE WHEN holds_expired(h, now()) THEN 'expired' ELSE h.status END AS status,
-  h.captured_amount::text AS captured_amount, h.transaction_id, h.expires_at, h.created_at,
+  h.captured_amount::text AS captured_amount, h.transaction_id, h.expires_at, h.matures_at, h.created_at,
   CASE WHEN holds_expired(h, now()) THEN h.expires_at ELSE h.updated_at END AS updated_at,
   h.reference, h.metadata
          FROM holds h
@@ -22,7 +22,7 @@ SELECT
   h.id, h.seq::text AS seq, h.project_id, h.asset_id, a.symbol, a.fractions, h.amount::text AS amount,
   h.from_wallet_id, h.to_wallet_id, wf.address AS from_address, wt.address AS to_address,
   CASE WHEN holds_expired(h, now()) THEN 'expired' ELSE h.status END AS status,
-  h.captured_amount::text AS captured_amount, h.transaction_id, h.expires_at, h.created_at,
+  h.captured_amount::text AS captured_amount, h.transaction_id, h.expires_at, h.matures_at, h.created_at,
   CASE WHEN holds_expired(h, now()) THEN h.expires_at ELSE h.updated_at END AS updated_at,
   h.reference, h.metadata FROM holds h
   JOIN assets a ON a.id = h.asset_id
@@ -34,7 +34,7 @@ SELECT
   h.id, h.seq::text AS seq, h.project_id, h.asset_id, a.symbol, a.fractions, h.amount::text AS amount,
   h.from_wallet_id, h.to_wallet_id, wf.address AS from_address, wt.address AS to_address,
   CASE WHEN holds_expired(h, now()) THEN 'expired' ELSE h.status END AS status,
-  h.captured_amount::text AS captured_amount, h.transaction_id, h.expires_at, h.created_at,
+  h.captured_amount::text AS captured_amount, h.transaction_id, h.expires_at, h.matures_at, h.created_at,
   CASE WHEN holds_expired(h, now()) THEN h.expires_at ELSE h.updated_at END AS updated_at,
   h.reference, h.metadata FROM holds h
   JOIN assets a ON a.id = h.asset_id
@@ -46,3 +46,9 @@ SELECT count(*)::text AS n FROM holds h WHERE h.project_id = $1 AND ($2::uuid IS
 
 -- HoldRepository.sweepDue
 SELECT * FROM holds_sweep($1);
+
+-- HoldRepository.projectsMaturing
+SELECT DISTINCT h.project_id FROM holds h WHERE holds_maturity_due(h, now());
+
+-- HoldRepository.matureDue
+SELECT * FROM holds_mature_sweep($1, $2);

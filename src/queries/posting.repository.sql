@@ -34,6 +34,9 @@ SELECT idx, code, tx_id, tx_seq, from_balance, to_balance, posted_at, hold_id, d
 -- PostingRepository.post (with a webhook call) (prepared as ledger_webhook_post)
 SELECT idx, code, tx_id, tx_seq, from_balance, to_balance, posted_at, hold_id, detail FROM webhook_post($1::text[], $2::int[], $3::uuid[], $4::uuid[], $5::uuid[], $6::bigint[], $7::text[], $8::int[], $9::uuid[], $10::text[], $11::json[], $12::int[], $13::jsonb);
 
+-- PostingRepository.post (a maturing hold, CONTRACT §26) (prepared as ledger_post_maturing)
+SELECT idx, code, tx_id, tx_seq, from_balance, to_balance, posted_at, hold_id, detail FROM ledger_post($1::text[], $2::int[], $3::uuid[], $4::uuid[], $5::uuid[], $6::bigint[], $7::text[], $8::int[], $9::uuid[], $10::text[], $11::json[], $12::int[], p_mature_in => $13::int[], p_mature_at => $14::timestamptz[]);
+
 -- PostingRepository.rolledBack (a dry run)
 BEGIN;
 

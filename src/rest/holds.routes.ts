@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { HOLD_STATUSES } from '../domain/holds/hold.types.js';
 import { ExpiresInRule } from '../domain/ledger/ledger.rules.js';
+import { MatureInRule } from '../domain/holds/maturity.rules.js';
 import { route, type Route } from '../http/route.js';
 import type { Services } from '../services.js';
 import { pagination, PaginationBody } from '../json/page.json.js';
@@ -16,6 +17,8 @@ const CreateHoldBody = z.strictObject({
   to: WalletRef,
   projectId: ProjectId,
   expiresIn: ExpiresInRule.optional(),
+  matureIn: MatureInRule.optional().meta({ description: 'A maturing hold (a pending credit): seconds after which it captures itself for its whole amount, unless voided or captured first. Not with expiresIn or matureAt.' }),
+  matureAt: z.string().optional().meta({ description: 'A maturing hold: the ISO 8601 instant (with Z or an offset), at least 60 s ahead, at which it captures itself. Not with expiresIn or matureIn.', format: 'date-time' }),
   reference: Reference.optional(),
   metadata: Metadata.optional(),
 }).meta({ id: 'CreateHoldRequest' });

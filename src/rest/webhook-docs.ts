@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EVENT_TYPES, type EventType } from '../domain/outbox/event-type.js';
 import { CrossingBody } from '../json/balance-monitor.json.js';
-import { HoldBody } from '../json/hold.json.js';
+import { CapturedHoldBody, HoldBody, MaturityRefusalBody } from '../json/hold.json.js';
 import { TransactionBody } from '../json/transaction.json.js';
 import { WalletBody } from '../json/wallet.json.js';
 import type { WebhookDoc } from './openapi.js';
@@ -10,11 +10,12 @@ import type { WebhookDoc } from './openapi.js';
 const EVENT_DATA: Record<EventType, { data: z.ZodType; summary: string }> = {
   'transaction.posted': { data: TransactionBody, summary: 'A transaction was posted (`data`: the transaction with the sender’s balance)' },
   'hold.created': { data: HoldBody, summary: 'A hold was created' },
-  'hold.captured': { data: HoldBody, summary: 'A hold was captured' },
+  'hold.captured': { data: CapturedHoldBody, summary: 'A hold was captured: by a call (`matured`: false) or by itself at its `matures_at` (`matured`: true)' },
   'hold.voided': { data: HoldBody, summary: 'A hold was voided' },
   'hold.expired': { data: HoldBody, summary: 'A pending hold expired' },
   'wallet.status_changed': { data: WalletBody, summary: 'A wallet’s status changed (`data`: the wallet without balances)' },
   'points.expired': { data: TransactionBody, summary: 'Points expired: the expiry’s transaction to @expired' },
+  'hold.maturity_refused': { data: MaturityRefusalBody, summary: 'A maturing hold could not capture itself at its time (`data`: `{hold, code}`); it stays pending and is tried every minute for 24 h, then voided. Written once, at the first refusal' },
   'balance.threshold_crossed': { data: CrossingBody, summary: 'A balance monitor crossed: its condition went from false to true for a wallet (`data`: the monitor, the wallet and the values before and after)' },
 };
 

@@ -82,7 +82,7 @@ describe('GET /events: what each change writes', () => {
     expect(events.map((x) => x.type)).toEqual(['hold.created', 'transaction.posted', 'hold.captured', 'hold.created', 'hold.voided']);
     expect(events[0].data).toEqual(created);
     expect(events[1].data).toEqual(captured.transaction);
-    expect(events[2].data).toEqual(captured.hold);
+    expect(events[2].data).toEqual({ ...captured.hold, matured: false }); // a capture by a call (CONTRACT §26)
     expect(events[2].data).toMatchObject({ status: 'captured', capturedAmount: 10, transactionId: captured.transaction.id });
     expect(events[3].data).toEqual(other);
     expect(events[4].data).toEqual(voided);

@@ -40,16 +40,17 @@ describe('POST /holds', () => {
       capturedAmount: 0,
       transactionId: null,
       expires_at: expect.stringMatching(ISO_MS),
+      matures_at: null,
       created_at: expect.stringMatching(ISO_MS),
       updated_at: expect.stringMatching(ISO_MS),
       reference: 'order-1',
       metadata: { order: 1 },
     });
     expect(Date.parse(res.body.hold.expires_at) - Date.parse(res.body.hold.created_at)).toBe(600_000);
-    expect(await balanceOf(e, a.id)).toEqual({ account: a.address, currency: 'PTS', balance: 100, held: 30, available: 70, creditLimit: 0 });
-    expect(await balanceOf(e, b.id)).toMatchObject({ balance: 100, held: 0, available: 100, creditLimit: 0 });
+    expect(await balanceOf(e, a.id)).toEqual({ account: a.address, currency: 'PTS', balance: 100, held: 30, available: 70, creditLimit: 0, incoming: 0 });
+    expect(await balanceOf(e, b.id)).toMatchObject({ balance: 100, held: 0, available: 100, creditLimit: 0, incoming: 30 }); // CONTRACT §26: pending holds to it
     const wallet = await t.request('GET', `/wallets/${a.id}`, { key: e.key });
-    expect(wallet.body.balance).toEqual([{ account: a.address, currency: 'PTS', balance: 100, held: 30, available: 70, creditLimit: 0 }]);
+    expect(wallet.body.balance).toEqual([{ account: a.address, currency: 'PTS', balance: 100, held: 30, available: 70, creditLimit: 0, incoming: 0 }]);
     // nothing posted
     expect((await minorBalances(t, e.projectId)).get(a.id)).toBe(10000n);
     // a transfer spends only what is available

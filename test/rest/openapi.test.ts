@@ -90,7 +90,7 @@ describe('GET /openapi.json', () => {
     const post = body.paths['/webhook-endpoints'].post;
     const request = deref(post.requestBody.content['application/json'].schema);
     expect(Object.keys(request.properties).sort()).toEqual(['projectId', 'types', 'url']);
-    expect(request.properties.types.items.enum).toHaveLength(8); // the seven of §16 and balance.threshold_crossed (§20)
+    expect(request.properties.types.items.enum).toHaveLength(9); // the seven of §16, balance.threshold_crossed (§20) and hold.maturity_refused (§26)
     expect(Object.keys(json(post, '201').properties).sort()).toEqual(['created_at', 'id', 'projectId', 'secret', 'types', 'url']);
     const listed = deref(json(body.paths['/webhook-endpoints'].get, '200').properties.endpoints.items);
     expect(Object.keys(listed.properties).sort()).toEqual(['created_at', 'id', 'projectId', 'types', 'url']);
@@ -150,7 +150,9 @@ describe('GET /openapi.json', () => {
       const body = deref(post.requestBody.content['application/json'].schema);
       expect(body.required).toEqual(['id', 'type', 'created_at', 'data']);
       expect(body.properties.type.const).toBe(type);
-      expect(body.properties.data).toEqual({ $ref: data[type.split('.')[0] as keyof typeof data] });
+      // hold.captured says whether it matured; hold.maturity_refused carries {hold, code} (CONTRACT §26)
+      const special: Record<string, string> = { 'hold.captured': `${COMPONENTS}CapturedHold`, 'hold.maturity_refused': `${COMPONENTS}MaturityRefusal` };
+      expect(body.properties.data).toEqual({ $ref: special[type] ?? data[type.split('.')[0] as keyof typeof data] });
       expect(Object.keys(post.responses)).toEqual(['2XX']);
     }
   });

@@ -158,7 +158,7 @@ describe('GET /transactions', () => {
     const [a] = h.customers;
     const res = await t.request('GET', `/transactions?walletId=${a.id}`, { key: h.key });
     expect(res.status).toBe(200);
-    expect(res.body.balance).toEqual({ account: a.address, currency: 'PTS', balance: 36.75, held: 0, available: 36.75, creditLimit: 0 });
+    expect(res.body.balance).toEqual({ account: a.address, currency: 'PTS', balance: 36.75, held: 0, available: 36.75, creditLimit: 0, incoming: 0 });
     expect(res.body.pagination).toEqual({ page: 1, limit: 20, total: 4, totalPages: 1 });
     const txs = res.body.transactions;
     expect(txs.map((x: { amount: number }) => x.amount)).toEqual([3, 0.25, 10.5, 50]);

@@ -45,7 +45,7 @@ function expectWalletShape(wallet: any, withActivity: boolean, detail = false): 
   expect(wallet.created_at).toMatch(ISO_MS);
   expect(wallet.updated_at).toMatch(ISO_MS);
   if (!withActivity) return;
-  for (const b of wallet.balance) expect(b).toEqual({ account: wallet.address, currency: expect.any(String), balance: expect.any(Number), held: expect.any(Number), available: expect.any(Number), creditLimit: 0 });
+  for (const b of wallet.balance) expect(b).toEqual({ account: wallet.address, currency: expect.any(String), balance: expect.any(Number), held: expect.any(Number), available: expect.any(Number), creditLimit: 0, incoming: expect.any(Number) });
   for (const tx of wallet.transactions) {
     expect(tx).toEqual({
       id: expect.stringMatching(UUID_RE),
@@ -187,7 +187,7 @@ describe.each(['customer', 'system'] as const)('GET /wallets/%s', (type) => {
       expect(wallet.type).toBe(type);
     }
     const first = res.body.wallets.find((w: any) => w.id === ids[0]);
-    expect(first.balance).toEqual([{ account: first.address, currency: 'PTS', balance: 0, held: 0, available: 0, creditLimit: 0 }]);
+    expect(first.balance).toEqual([{ account: first.address, currency: 'PTS', balance: 0, held: 0, available: 0, creditLimit: 0, incoming: 0 }]);
     expect(first.transactions).toEqual([]);
     // a project without assets has no balances yet
     expect(res.body.wallets.find((w: any) => w.id === ids[1]).balance).toEqual([]);
@@ -242,8 +242,8 @@ describe('GET /wallets/{id}', () => {
     expectWalletShape(res.body, true, true);
     expect(res.body.groupId).toBeNull();
     expect(res.body.balance).toEqual([
-      { account: p.system.address, currency: 'PTS', balance: 27.5, held: 0, available: 27.5, creditLimit: 0 },
-      { account: p.system.address, currency: 'GEM', balance: 0, held: 0, available: 0, creditLimit: 0 },
+      { account: p.system.address, currency: 'PTS', balance: 27.5, held: 0, available: 27.5, creditLimit: 0, incoming: 0 },
+      { account: p.system.address, currency: 'GEM', balance: 0, held: 0, available: 0, creditLimit: 0, incoming: 0 },
     ]);
     expect(res.body.transactions).toHaveLength(20);
     expect(res.body.transactions[0]).toMatchObject({ amount: 2.5, balance: 27.5, from: p.system.address, to: p.customers[0].address, currency: 'PTS' });
@@ -254,8 +254,8 @@ describe('GET /wallets/{id}', () => {
     expect(balances.slice(1)).toEqual(Array.from({ length: 19 }, (_, i) => 30 - i * 1.25));
     const customer = await t.request('GET', `/wallets/${p.customers[0].id}`, { key });
     expect(customer.body.balance).toEqual([
-      { account: p.customers[0].address, currency: 'PTS', balance: 2.5, held: 0, available: 2.5, creditLimit: 0 },
-      { account: p.customers[0].address, currency: 'GEM', balance: 0, held: 0, available: 0, creditLimit: 0 },
+      { account: p.customers[0].address, currency: 'PTS', balance: 2.5, held: 0, available: 2.5, creditLimit: 0, incoming: 0 },
+      { account: p.customers[0].address, currency: 'GEM', balance: 0, held: 0, available: 0, creditLimit: 0, incoming: 0 },
     ]);
     expect(customer.body.transactions).toHaveLength(1);
   });

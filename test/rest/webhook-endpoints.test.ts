@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const ALL_TYPES = ['transaction.posted', 'hold.created', 'hold.captured', 'hold.voided', 'hold.expired', 'wallet.status_changed', 'points.expired', 'balance.threshold_crossed'];
+const ALL_TYPES = ['transaction.posted', 'hold.created', 'hold.captured', 'hold.voided', 'hold.expired', 'wallet.status_changed', 'points.expired', 'balance.threshold_crossed', 'hold.maturity_refused'];
 const PUBLIC_URL = 'https://93.184.215.14/hooks';
 const create = (body: Record<string, unknown>, as = key, headers?: Record<string, string>) => t.request('POST', '/webhook-endpoints', { key: as, body, headers });
 

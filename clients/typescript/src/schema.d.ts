@@ -778,7 +778,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** A hold was captured */
+        /** A hold was captured: by a call (`matured`: false) or by itself at its `matures_at` (`matured`: true) */
         post: operations["holdCapturedWebhook"];
         delete?: never;
         options?: never;
@@ -865,6 +865,23 @@ export interface webhooks {
         put?: never;
         /** A balance monitor crossed: its condition went from false to true for a wallet (`data`: the monitor, the wallet and the values before and after) */
         post: operations["balanceThresholdCrossedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "hold.maturity_refused": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A maturing hold could not capture itself at its time (`data`: `{hold, code}`); it stays pending and is tried every minute for 24 h, then voided. Written once, at the first refusal */
+        post: operations["holdMaturityRefusedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1028,6 +1045,8 @@ export interface components {
             available: number;
             /** @description The credit line in this currency (0 without one): the balance may go down to −creditLimit. */
             creditLimit: number;
+            /** @description Sum of the pending holds to the wallet (maturing or not): not spendable until captured; balance, held and available do not count it. */
+            incoming: number;
         };
         WalletHistoryAsOf: {
             balance: components["schemas"]["BalanceAsOf"];
@@ -1165,6 +1184,8 @@ export interface components {
             /** @description The capture's transaction. */
             transactionId: string | null;
             expires_at: string | null;
+            /** @description When a maturing hold (a pending credit) captures itself; null for an ordinary hold. Never set with expires_at. */
+            matures_at: string | null;
             created_at: string;
             updated_at: string;
             reference: string | null;
@@ -1179,6 +1200,13 @@ export interface components {
             to: string;
             projectId: number;
             expiresIn?: number;
+            /** @description A maturing hold (a pending credit): seconds after which it captures itself for its whole amount, unless voided or captured first. Not with expiresIn or matureAt. */
+            matureIn?: number;
+            /**
+             * Format: date-time
+             * @description A maturing hold: the ISO 8601 instant (with Z or an offset), at least 60 s ahead, at which it captures itself. Not with expiresIn or matureIn.
+             */
+            matureAt?: string;
             reference?: string;
             metadata?: {
                 [key: string]: unknown;
@@ -1210,11 +1238,44 @@ export interface components {
             /** @description Increases in commit order within the project. */
             seq: number;
             /** @enum {string} */
-            type: "transaction.posted" | "hold.created" | "hold.captured" | "hold.voided" | "hold.expired" | "wallet.status_changed" | "points.expired" | "balance.threshold_crossed";
+            type: "transaction.posted" | "hold.created" | "hold.captured" | "hold.voided" | "hold.expired" | "wallet.status_changed" | "points.expired" | "balance.threshold_crossed" | "hold.maturity_refused";
             projectId: number;
-            /** @description The resource as REST shows it: a transaction (the sender's balance), a hold, a wallet without balances, or a balance crossing. */
-            data: components["schemas"]["Transaction"] | components["schemas"]["Hold"] | components["schemas"]["Wallet"] | components["schemas"]["BalanceCrossing"];
+            /** @description The resource as REST shows it: a transaction (the sender's balance), a hold (`matured` on hold.captured), a refused maturity `{hold, code}`, a wallet without balances, or a balance crossing. */
+            data: components["schemas"]["Transaction"] | components["schemas"]["Hold"] | components["schemas"]["CapturedHold"] | components["schemas"]["MaturityRefusal"] | components["schemas"]["Wallet"] | components["schemas"]["BalanceCrossing"];
             created_at: string;
+        };
+        CapturedHold: {
+            id: string;
+            projectId: number;
+            /** @description The amount reserved at creation (major units). */
+            amount: number;
+            currency: string;
+            from: string;
+            to: string;
+            /**
+             * @description `expired` from the instant expires_at passes.
+             * @enum {string}
+             */
+            status: "pending" | "captured" | "voided" | "expired";
+            capturedAmount: number;
+            /** @description The capture's transaction. */
+            transactionId: string | null;
+            expires_at: string | null;
+            /** @description When a maturing hold (a pending credit) captures itself; null for an ordinary hold. Never set with expires_at. */
+            matures_at: string | null;
+            created_at: string;
+            updated_at: string;
+            reference: string | null;
+            metadata: {
+                [key: string]: unknown;
+            };
+            /** @description true: captured by itself at matures_at; false: captured by a call. */
+            matured: boolean;
+        };
+        MaturityRefusal: {
+            hold: components["schemas"]["Hold"];
+            /** @description The refusal, as a capture would answer it: wallet_inactive, limit_exceeded, … */
+            code: string;
         };
         BalanceCrossing: {
             monitorId: string;
@@ -1240,7 +1301,7 @@ export interface components {
             projectId: number;
             /** @description As the WHATWG URL parser normalises it */
             url: string;
-            types: ("transaction.posted" | "hold.created" | "hold.captured" | "hold.voided" | "hold.expired" | "wallet.status_changed" | "points.expired" | "balance.threshold_crossed")[];
+            types: ("transaction.posted" | "hold.created" | "hold.captured" | "hold.voided" | "hold.expired" | "wallet.status_changed" | "points.expired" | "balance.threshold_crossed" | "hold.maturity_refused")[];
             created_at: string;
             /** @description `whsec_` + base64 of 32 random bytes; shown only here */
             secret: string;
@@ -1250,14 +1311,14 @@ export interface components {
             /** @description http(s); loopback and private addresses are refused unless LEDGER_WEBHOOK_ALLOW_PRIVATE=true */
             url: string;
             /** @description The event types to receive; absent: all seven */
-            types?: ("transaction.posted" | "hold.created" | "hold.captured" | "hold.voided" | "hold.expired" | "wallet.status_changed" | "points.expired" | "balance.threshold_crossed")[];
+            types?: ("transaction.posted" | "hold.created" | "hold.captured" | "hold.voided" | "hold.expired" | "wallet.status_changed" | "points.expired" | "balance.threshold_crossed" | "hold.maturity_refused")[];
         };
         WebhookEndpoint: {
             id: string;
             projectId: number;
             /** @description As the WHATWG URL parser normalises it */
             url: string;
-            types: ("transaction.posted" | "hold.created" | "hold.captured" | "hold.voided" | "hold.expired" | "wallet.status_changed" | "points.expired" | "balance.threshold_crossed")[];
+            types: ("transaction.posted" | "hold.created" | "hold.captured" | "hold.voided" | "hold.expired" | "wallet.status_changed" | "points.expired" | "balance.threshold_crossed" | "hold.maturity_refused")[];
             created_at: string;
         };
         WebhookDelivery: {
@@ -1407,7 +1468,7 @@ export interface components {
             /** @constant */
             type: "hold.captured";
             created_at: string;
-            data: components["schemas"]["Hold"];
+            data: components["schemas"]["CapturedHold"];
         };
         HoldVoidedWebhook: {
             /** @description The event id (also `webhook-id`). */
@@ -1448,6 +1509,14 @@ export interface components {
             type: "balance.threshold_crossed";
             created_at: string;
             data: components["schemas"]["BalanceCrossing"];
+        };
+        HoldMaturityRefusedWebhook: {
+            /** @description The event id (also `webhook-id`). */
+            id: string;
+            /** @constant */
+            type: "hold.maturity_refused";
+            created_at: string;
+            data: components["schemas"]["MaturityRefusal"];
         };
     };
     responses: never;
@@ -7133,6 +7202,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["BalanceThresholdCrossedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; any other status, or no answer within 10 s, is a failed attempt, retried with backoff. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    holdMaturityRefusedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id, the same on every attempt: drop duplicates by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 of `webhook-id.webhook-timestamp.body`, keyed with the base64-decoded part of the endpoint secret after `whsec_`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HoldMaturityRefusedWebhook"];
             };
         };
         responses: {

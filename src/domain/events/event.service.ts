@@ -100,12 +100,17 @@ function subjectOf(row: EventRow, transactions: Map<string, HistoryRow>, holds: 
     case 'hold': {
       const hold = holds.get(row.subjectId);
       if (!hold) throw missing();
-      return { kind: 'hold', hold: row.type === 'hold.created' ? { ...hold, status: 'pending', capturedAmount: 0n, transactionId: null, updatedAt: hold.createdAt } : hold };
+      // still pending when created, and when its maturity was refused (CONTRACT §26): nothing changed it then
+      const pending = row.type === 'hold.created' || row.type === 'hold.maturity_refused';
+      const shown = pending ? { ...hold, status: 'pending' as const, capturedAmount: 0n, transactionId: null, updatedAt: hold.createdAt } : hold;
+      if (row.type === 'hold.captured') return { kind: 'hold', hold: shown, matured: row.status === 'matured' };
+      if (row.type === 'hold.maturity_refused') return { kind: 'hold', hold: shown, code: row.status ?? '' };
+      return { kind: 'hold', hold: shown };
     }
     case 'wallet': {
       const wallet = wallets.get(row.subjectId);
       if (!wallet) throw missing();
-      return { kind: 'wallet', wallet: { ...wallet, status: row.status ?? wallet.status, updatedAt: row.createdAt } };
+      return { kind: 'wallet', wallet: { ...wallet, status: (row.status as WalletView['status'] | null) ?? wallet.status, updatedAt: row.createdAt } };
     }
     case 'crossing': {
       const crossing = crossings.get(row.subjectId);

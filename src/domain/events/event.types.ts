@@ -7,7 +7,8 @@ import type { WalletStatus, WalletView } from '../wallets/wallet.types.js';
 /** What an event is about, as read when the event is read (see event.service.ts for why that is exact). */
 export type EventSubject =
   | { kind: 'transaction'; transaction: HistoryRow }
-  | { kind: 'hold'; hold: HoldView }
+  /** `matured` on a `hold.captured` (CONTRACT §26: captured at its maturity, or not); `code` on a `hold.maturity_refused` (the refusal). */
+  | { kind: 'hold'; hold: HoldView; matured?: boolean; code?: string }
   | { kind: 'wallet'; wallet: WalletView }
   | { kind: 'crossing'; crossing: CrossingView };
 
@@ -20,7 +21,8 @@ export interface EventRow {
   projectId: number;
   ownerId: string;
   subjectId: string;
-  status: WalletStatus | null;
+  /** What the row keeps beside its subject: a wallet's new status, `matured` on a matured capture, a refused maturity's code (CONTRACT §26). */
+  status: WalletStatus | string | null;
   createdAt: Date;
 }
 

@@ -18,7 +18,7 @@ const HOLD_COLUMNS = `
   h.id, h.seq::text AS seq, h.project_id, h.asset_id, a.symbol, a.fractions, h.amount::text AS amount,
   h.from_wallet_id, h.to_wallet_id, wf.address AS from_address, wt.address AS to_address,
   ${STATUS_NOW} AS status,
-  h.captured_amount::text AS captured_amount, h.transaction_id, h.expires_at, h.created_at,
+  h.captured_amount::text AS captured_amount, h.transaction_id, h.expires_at, h.matures_at, h.created_at,
   CASE WHEN holds_expired(h, now()) THEN h.expires_at ELSE h.updated_at END AS updated_at,
   h.reference, h.metadata`;
 
@@ -75,6 +75,31 @@ export class HoldRepository {
     const [row] = await this.db.query<{ expired: number; released: number; busy: number; full_round: boolean; max_lag_ms: string | null }>(`SELECT * FROM holds_sweep($1)`, [batchSize]);
     return { expired: row.expired, released: row.released, skipped: row.busy, fullRound: row.full_round, maxLagMs: row.max_lag_ms === null ? null : Number(row.max_lag_ms) };
   }
+
+  /** The projects that have maturing holds due now (CONTRACT §26): the one statement of the sweep that names no project, an index-only range of the due ones. */
+  async projectsMaturing(): Promise<number[]> {
+    const rows = await this.db.query<{ project_id: number }>(`SELECT DISTINCT h.project_id FROM holds h WHERE holds_maturity_due(h, now())`);
+    return rows.map((row) => row.project_id);
+  }
+
+  /** One project's maturity round: captures up to `batchSize` due maturing holds whose wallets are free (holds_mature_sweep.sql, one database transaction). */
+  async matureDue(projectId: number, batchSize: number): Promise<MaturityRound> {
+    const [row] = await this.db.query<{ matured: number; refused: number; voided: number; busy: number; full_round: boolean; max_lag_ms: string | null }>(
+      `SELECT * FROM holds_mature_sweep($1, $2)`,
+      [projectId, batchSize],
+    );
+    return { matured: row.matured, refused: row.refused, voided: row.voided, busy: row.busy, fullRound: row.full_round, maxLagMs: row.max_lag_ms === null ? null : Number(row.max_lag_ms) };
+  }
+}
+
+/** What one project's maturity round did (holds_mature_sweep.sql). */
+export interface MaturityRound {
+  matured: number;
+  refused: number;
+  voided: number;
+  busy: number;
+  fullRound: boolean;
+  maxLagMs: number | null;
 }
 
 interface RawHold extends RawMovement<string> {
@@ -84,6 +109,7 @@ interface RawHold extends RawMovement<string> {
   captured_amount: string;
   transaction_id: string | null;
   expires_at: Date | null;
+  matures_at: Date | null;
   created_at: Date;
   updated_at: Date;
   reference: string | null;
@@ -99,6 +125,7 @@ function toHold(r: RawHold): HoldView {
     capturedAmount: BigInt(r.captured_amount),
     transactionId: r.transaction_id,
     expiresAt: r.expires_at,
+    maturesAt: r.matures_at,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     reference: r.reference,
@@ -114,5 +141,7 @@ export const SQL_SAMPLES = sqlSamples({
     anyByIds: (r) => r.anyByIds([SAMPLE.id]),
     list: (r) => r.list(SAMPLE.projectId, SAMPLE.id, 'pending', { limit: 20, offset: 0, before: null }),
     sweepDue: (r) => r.sweepDue(500),
+    projectsMaturing: (r) => r.projectsMaturing(),
+    matureDue: (r) => r.matureDue(SAMPLE.projectId, 500),
   },
 });

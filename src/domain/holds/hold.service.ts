@@ -15,6 +15,7 @@ import { checkField, checkInput } from '../shared/validation.js';
 import { checkPaging, pageOf, windowOf, type Page } from '../shared/paging.js';
 import { isUuid } from '../shared/ids.js';
 import type { HoldRepository } from './hold.repository.js';
+import { checkMaturity } from './maturity.rules.js';
 import { HOLD_STATUSES, type CaptureHoldInput, type CreateHoldInput, type HoldListQuery, type HoldView, type VoidHoldInput } from './hold.types.js';
 import { z } from 'zod';
 
@@ -36,6 +37,7 @@ export class HoldService {
   async create(principal: Principal, input: CreateHoldInput, options: PostingOptions = {}): Promise<HoldView> {
     const notes = checkAnnotations(input);
     if (input.expiresIn != null) checkField('expiresIn', ExpiresInRule, input.expiresIn);
+    const { matureIn, matureAt } = checkMaturity(input);
     const { context, asset, from, to, amount } = await resolveMovement(this.postings, principal, input);
     const request: PostingLeg = {
       kind: 'hold',
@@ -46,6 +48,8 @@ export class HoldService {
       amount,
       requestKey: nextPostingKey(),
       expiresIn: input.expiresIn ?? null,
+      ...(matureIn !== null && { matureIn }),
+      ...(matureAt !== null && { matureAt }),
       ...notes,
     };
     // read back in the posting's own transaction on a dry run: the hold exists only there
@@ -73,6 +77,7 @@ export class HoldService {
     });
   }
 
+  /** Voids a pending hold; for a maturing hold before its time, the clawback (CONTRACT §26). */
   async void(principal: Principal, id: string, input: VoidHoldInput): Promise<HoldView> {
     const hold = await this.settling(principal, id, input.projectId);
     return this.settle(hold, 'void', null, false, undefined, () => this.reread(principal, hold.id));

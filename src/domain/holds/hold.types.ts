@@ -14,6 +14,8 @@ export interface HoldView extends Movement<string> {
   capturedAmount: bigint;
   transactionId: string | null;
   expiresAt: Date | null;
+  /** When a maturing hold captures itself (CONTRACT §26); null for an ordinary hold. */
+  maturesAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
   reference: string | null;
@@ -27,6 +29,9 @@ export interface CreateHoldInput extends Annotations {
   to: string;
   amount: number | string;
   expiresIn?: number | null;
+  /** A maturing hold (CONTRACT §26): seconds after creation, or an ISO 8601 instant (REST) / Date (GraphQL). */
+  matureIn?: number | null;
+  matureAt?: string | Date | null;
 }
 
 export interface CaptureHoldInput {

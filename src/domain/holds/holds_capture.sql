@@ -1,3 +1,4 @@
+DROP FUNCTION IF EXISTS holds_capture(integer, uuid, bigint, text, timestamp with time zone);
 -- holds_capture: a pending hold's capture (CONTRACT §10), the request kind 'capture' of
 -- ledger_apply, which answered its replays first (ledger_replay: a capture made a transaction) and
 -- calls it under the wallet locks of ledger_post with the batch's clock reading `p_now`.
@@ -15,9 +16,11 @@
 -- hold whether or not it could be captured. A refusal writes nothing, except the release of a
 -- hold found expired (holds_settle_refusal).
 --
--- Events (§16): `hold.captured` (ledger_emit) here, `transaction.posted` by ledger_move.
+-- Events (§16): `hold.captured` (ledger_emit) here, `transaction.posted` by ledger_move. A capture
+-- at maturity (§26, holds_mature: `p_matured`) stores `matured` in the event's status, which its
+-- data shows as `"matured": true` (any other capture: false).
 CREATE OR REPLACE FUNCTION holds_capture(
-  p_project integer, p_target uuid, p_amount bigint, p_request text, p_now timestamp with time zone,
+  p_project integer, p_target uuid, p_amount bigint, p_request text, p_now timestamp with time zone, p_matured boolean DEFAULT false,
   OUT code text, OUT tx_id uuid, OUT tx_seq bigint, OUT from_balance bigint, OUT to_balance bigint,
   OUT posted_at timestamp with time zone, OUT hold_id uuid, OUT detail jsonb
 ) RETURNS record LANGUAGE plpgsql AS $fn$
@@ -44,7 +47,7 @@ BEGIN
   UPDATE holds SET status = 'captured', captured_amount = v_amount, transaction_id = m.tx_id,
                    settle_request_key = p_request, updated_at = m.posted_at
     WHERE id = v_hold.id;
-  PERFORM ledger_emit(p_project, 'hold.captured', v_hold.id, NULL, m.posted_at);
+  PERFORM ledger_emit(p_project, 'hold.captured', v_hold.id, CASE WHEN p_matured THEN 'matured' END, m.posted_at);
   tx_id := m.tx_id; tx_seq := m.tx_seq; from_balance := m.from_balance; to_balance := m.to_balance; posted_at := m.posted_at;
 END
 $fn$;

@@ -1,3 +1,4 @@
+DROP FUNCTION IF EXISTS holds_create(integer, uuid, uuid, uuid, bigint, text, uuid, text, json, integer, timestamp with time zone);
 -- holds_create: a new pending hold (CONTRACT §10), the request kind 'hold' of ledger_apply, which
 -- calls it under the wallet locks of ledger_post with the batch's clock reading `p_now` and the
 -- id `p_id` the hold gets (its reference's reservation names it; ledger_apply removes that
@@ -16,17 +17,23 @@
 --   the hold reserves lots earliest expiry first (lots_reserve).
 -- * A refusal writes nothing (the settlement's due expiries stay: they were owed).
 --
+-- Maturing holds (§26): `p_mature_in` seconds after its creation, or at `p_mature_at` (the service
+-- checked the bounds, and that at most one of them and `p_expires_in` is given), the hold captures
+-- itself (holds_mature_sweep.sql); `maturity_due_at` starts at `matures_at`.
+--
 -- Events (§16): `hold.created` (ledger_emit). Monitors (§20): the sender's `available` moves
 -- (monitors_changed).
 CREATE OR REPLACE FUNCTION holds_create(
   p_project integer, p_asset uuid, p_from uuid, p_to uuid, p_amount bigint, p_request text, p_id uuid,
   p_reference text, p_metadata json, p_expires_in integer, p_now timestamp with time zone,
+  p_mature_in integer DEFAULT NULL::integer, p_mature_at timestamp with time zone DEFAULT NULL::timestamp with time zone,
   OUT code text, OUT tx_id uuid, OUT tx_seq bigint, OUT from_balance bigint, OUT to_balance bigint,
   OUT posted_at timestamp with time zone, OUT hold_id uuid, OUT detail jsonb
 ) RETURNS record LANGUAGE plpgsql AS $fn$
 DECLARE
   v_same boolean;
   v_created timestamptz;
+  v_matures timestamptz;
 BEGIN
   IF p_request IS NOT NULL THEN
     SELECT h.id, h.created_at, (h.asset_id = p_asset AND h.from_wallet_id = p_from AND h.to_wallet_id = p_to AND h.amount = p_amount)
@@ -80,9 +87,10 @@ BEGIN
     RETURN;
   END IF;
   v_created := p_now::timestamptz(3);
-  INSERT INTO holds (id, project_id, asset_id, from_wallet_id, to_wallet_id, amount, expires_at,
+  v_matures := coalesce(v_created + make_interval(secs => p_mature_in), p_mature_at::timestamptz(3));
+  INSERT INTO holds (id, project_id, asset_id, from_wallet_id, to_wallet_id, amount, expires_at, matures_at, maturity_due_at,
                      reference, metadata, request_key, created_at, updated_at)
-    VALUES (p_id, p_project, p_asset, p_from, p_to, p_amount, v_created + make_interval(secs => p_expires_in),
+    VALUES (p_id, p_project, p_asset, p_from, p_to, p_amount, v_created + make_interval(secs => p_expires_in), v_matures, v_matures,
             p_reference, p_metadata, p_request, v_created, v_created);
   PERFORM ledger_emit(p_project, 'hold.created', p_id, NULL, v_created);
   PERFORM monitors_changed(p_project, p_asset, p_from, 0, p_amount, NULL, p_id, v_created); -- monitors (§20)

@@ -3,7 +3,7 @@ import type { BalanceAsOfRow, BalanceRow, HistoryRow, TransactionRow } from './l
 import { isUuid } from '../shared/ids.js';
 import { olderThan } from '../shared/paging.js';
 import { ownedBy } from '../ownership/ownership.sql.js';
-import { balanceAfter, CURRENCY_ORDER, cutOf, effectiveHeld, HISTORY_COLUMNS, HISTORY_JOINS, PROJECT_CURRENCIES, recentOfWallet, toHistory, transactionCountOf, type RawHistory } from './ledger.sql.js';
+import { balanceAfter, CURRENCY_ORDER, cutOf, effectiveHeld, pendingIncoming, HISTORY_COLUMNS, HISTORY_JOINS, PROJECT_CURRENCIES, recentOfWallet, toHistory, transactionCountOf, type RawHistory } from './ledger.sql.js';
 import { SAMPLE, sqlSamples } from '../../db/sql-samples.js';
 
 /** One row: the cuts of a wallet in every currency of its project, as `assets` / `seqs` arrays and their greatest `last` (NULL: nothing yet). */
@@ -53,7 +53,7 @@ interface RawBalance {
   tx_count: string;
 }
 
-const toBalance = (r: RawBalance): Omit<BalanceRow, 'held' | 'creditLimit' | 'transactionCount'> => ({
+const toBalance = (r: RawBalance): Omit<BalanceRow, 'held' | 'creditLimit' | 'incoming' | 'transactionCount'> => ({
   walletId: r.wallet_id,
   address: r.address,
   assetId: r.asset_id,
@@ -69,9 +69,10 @@ export class HistoryRepository {
   /** Every currency of each wallet's project, zero balances included, in asset creation order. */
   async balances(walletIds: readonly string[]): Promise<BalanceRow[]> {
     if (walletIds.length === 0) return [];
-    const rows = await this.db.query<RawBalance & { held: string; credit_limit: string }>(
+    const rows = await this.db.query<RawBalance & { held: string; credit_limit: string; incoming: string }>(
       `SELECT w.id AS wallet_id, w.address, a.id AS asset_id, a.symbol, a.fractions, coalesce(b.amount, 0)::text AS amount,
-              coalesce(${effectiveHeld('b')}, 0)::text AS held, coalesce(b.tx_count, 0)::text AS tx_count,
+              coalesce(${effectiveHeld('b')}, 0)::text AS held, coalesce(${pendingIncoming('w.project_id', 'w.id', 'a.id')}, 0)::text AS incoming,
+              coalesce(b.tx_count, 0)::text AS tx_count,
               coalesce(b.credit_limit, 0)::text AS credit_limit
          FROM wallets w
          JOIN projects p ON p.id = w.project_id
@@ -81,7 +82,7 @@ export class HistoryRepository {
         ORDER BY w.id, ${CURRENCY_ORDER}`,
       [walletIds],
     );
-    return rows.map((r) => ({ ...toBalance(r), held: BigInt(r.held), creditLimit: BigInt(r.credit_limit), transactionCount: Number(r.tx_count) }));
+    return rows.map((r) => ({ ...toBalance(r), held: BigInt(r.held), creditLimit: BigInt(r.credit_limit), incoming: BigInt(r.incoming), transactionCount: Number(r.tx_count) }));
   }
 
   /**

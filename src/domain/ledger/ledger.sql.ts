@@ -65,6 +65,16 @@ export const effectiveHeld = (b: string): string => `(CASE WHEN ${b}.held > 0 TH
      WHERE h.project_id = ${b}.project_id AND h.from_wallet_id = ${b}.wallet_id AND h.asset_id = ${b}.asset_id
        AND holds_expired(h, now())), 0) ELSE 0 END)`;
 
+/**
+ * `incoming` of a balance entry (CONTRACT §26): the sum of the pending, unexpired holds *to* the
+ * wallet in the asset (NULL when none), one index-only descent of holds_incoming_idx; written
+ * once here for every reader (REST balances, GraphQL plans). Read side only: no posting pays for it.
+ */
+export const pendingIncoming = (project: string, wallet: string, asset: string): string => `(
+    SELECT sum(h.amount) FROM holds h
+     WHERE h.project_id = ${project} AND h.to_wallet_id = ${wallet} AND h.asset_id = ${asset} AND h.status = 'pending'
+       AND NOT holds_expired(h, now()))`;
+
 /** The currencies (`a`) of project `p`: its own assets and a primary asset it shares; primary first, then creation order. */
 export const PROJECT_CURRENCIES = `JOIN assets a ON a.project_id = p.id OR a.id = p.asset_id`;
 export const CURRENCY_ORDER = `(a.id = p.asset_id) DESC, a.seq`;

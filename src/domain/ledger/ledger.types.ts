@@ -24,6 +24,8 @@ export interface BalanceRow {
   held: bigint;
   /** The wallet's credit line in this currency (CONTRACT §28; 0 without one): how far below zero it may go. */
   creditLimit: bigint;
+  /** Pending holds *to* the wallet in this currency, maturing or not (CONTRACT §26): read side only (pendingIncoming). */
+  incoming: bigint;
   /** Transactions that moved this balance (sent or received, in this currency). */
   transactionCount: number;
 }
@@ -97,6 +99,9 @@ export interface PostingLeg {
   metadata?: Record<string, unknown> | null;
   /** Seconds until a hold expires (null: never). */
   expiresIn?: number | null;
+  /** A maturing hold (CONTRACT §26): seconds after its creation, or an instant. */
+  matureIn?: number;
+  matureAt?: Date;
   /** A webhook call to store in the posting's own transaction (webhook_post.sql), if any. */
   call?: WebhookCall;
   /** Judged after the posting, last (CONTRACT §28, ledger_conditions.sql); absent or empty: none. */

@@ -1,4 +1,5 @@
 DROP FUNCTION IF EXISTS ledger_apply(text, integer, uuid, uuid, uuid, bigint, text, uuid, text, json, integer, timestamp with time zone);
+DROP FUNCTION IF EXISTS ledger_apply(text, integer, uuid, uuid, uuid, bigint, text, uuid, text, json, integer, timestamp with time zone, boolean);
 -- ledger_apply: ONE posting request, whatever its kind: the dispatcher. Called by ledger_post
 -- (which has locked every wallet row of its batch, in id order) with one clock reading `p_now`.
 --
@@ -7,7 +8,8 @@ DROP FUNCTION IF EXISTS ledger_apply(text, integer, uuid, uuid, uuid, bigint, te
 --                                     routine of its own, plpgsql calls are what a posting costs);
 --   'reverse' (p_target = the original transaction; p_from/p_to = its receiver/sender, the
 --             wallets locked)         ledger_reverse.sql;
---   'hold'                            holds/holds_create.sql;
+--   'hold'                            holds/holds_create.sql (p_mature_in / p_mature_at: a maturing
+--                                     hold, §26);
 --   'capture', 'void' (p_target = the hold)  holds/holds_capture.sql, holds/holds_void.sql.
 -- Every money movement goes through ledger_move; holds only move `held`.
 --
@@ -32,6 +34,7 @@ DROP FUNCTION IF EXISTS ledger_apply(text, integer, uuid, uuid, uuid, bigint, te
 CREATE OR REPLACE FUNCTION ledger_apply(
   p_kind text, p_project integer, p_asset uuid, p_from uuid, p_to uuid, p_amount bigint, p_request text,
   p_target uuid, p_reference text, p_metadata json, p_expires_in integer, p_now timestamp with time zone, p_defer boolean DEFAULT false,
+  p_mature_in integer DEFAULT NULL::integer, p_mature_at timestamp with time zone DEFAULT NULL::timestamp with time zone,
   OUT code text, OUT tx_id uuid, OUT tx_seq bigint, OUT from_balance bigint, OUT to_balance bigint,
   OUT posted_at timestamp with time zone, OUT hold_id uuid, OUT detail jsonb, OUT tx_row transactions
 ) RETURNS record LANGUAGE plpgsql AS $fn$
@@ -76,7 +79,8 @@ BEGIN
         FROM ledger_reverse(p_project, p_target, p_amount, p_request, v_id, p_reference, p_metadata, p_now);
     WHEN 'hold' THEN
       SELECT * INTO code, tx_id, tx_seq, from_balance, to_balance, posted_at, hold_id, detail
-        FROM holds_create(p_project, p_asset, p_from, p_to, p_amount, p_request, v_id, p_reference, p_metadata, p_expires_in, p_now);
+        FROM holds_create(p_project, p_asset, p_from, p_to, p_amount, p_request, v_id, p_reference, p_metadata, p_expires_in, p_now,
+                          p_mature_in, p_mature_at);
     WHEN 'capture' THEN
       SELECT * INTO code, tx_id, tx_seq, from_balance, to_balance, posted_at, hold_id, detail
         FROM holds_capture(p_project, p_target, p_amount, p_request, p_now);

@@ -46,6 +46,8 @@ DROP FUNCTION IF EXISTS ledger_post(text[], integer[], uuid[], uuid[], uuid[], b
 --   when there are any, their groups' running sums move by what their balances changed, once per
 --   group and currency at the end of the batch (wallet_groups_watch, wallet_groups_roll), in this
 --   same transaction. A batch without one runs nothing more.
+-- * Maturing holds (§26): p_mature_in / p_mature_at are passed only by a batch that holds one (the
+--   caller sends NULL arrays otherwise); a group (transfer legs) never carries them.
 -- * Deferred writes: a transfer or seed outside a group leaves its transaction row and its event
 --   to this routine (ledger_move with p_defer), which writes the rows it holds in one statement
 --   each (ledger_flush) before any element that could read or precede them in the outbox runs (a
@@ -55,7 +57,9 @@ DROP FUNCTION IF EXISTS ledger_post(text[], integer[], uuid[], uuid[], uuid[], b
 --   (lots, limits or monitors) is not deferred again in this batch.
 CREATE OR REPLACE FUNCTION ledger_post(
   p_kind text[], p_project integer[], p_asset uuid[], p_from uuid[], p_to uuid[], p_amount bigint[], p_request text[],
-  p_group integer[], p_target uuid[], p_reference text[], p_metadata json[], p_expires_in integer[], p_conditions jsonb[] DEFAULT NULL::jsonb[]
+  p_group integer[], p_target uuid[], p_reference text[], p_metadata json[], p_expires_in integer[],
+  p_conditions jsonb[] DEFAULT NULL::jsonb[],
+  p_mature_in integer[] DEFAULT NULL::integer[], p_mature_at timestamp with time zone[] DEFAULT NULL::timestamp with time zone[]
 ) RETURNS TABLE (
   idx integer, code text, tx_id uuid, tx_seq bigint, from_balance bigint, to_balance bigint, posted_at timestamptz,
   hold_id uuid, detail jsonb
@@ -101,7 +105,8 @@ BEGIN
       -- simple expression, where a FROM clause starts an executor and a function scan per request
       -- (ledger_apply calls ledger_move the same way; bench/posting/posting-cpu.mjs measures it).
       r := ledger_apply(p_kind[v_i], p_project[v_i], p_asset[v_i], p_from[v_i], p_to[v_i], p_amount[v_i], p_request[v_i],
-                        p_target[v_i], p_reference[v_i], p_metadata[v_i], p_expires_in[v_i], v_now, v_defer);
+                        p_target[v_i], p_reference[v_i], p_metadata[v_i], p_expires_in[v_i], v_now, v_defer,
+                        p_mature_in[v_i], p_mature_at[v_i]);
       IF r.code IN ('flush_first', 'flush_first_asset') THEN
         IF r.code = 'flush_first_asset' THEN
           v_undeferred := v_undeferred || p_asset[v_i];
@@ -111,7 +116,8 @@ BEGIN
           b_tx := '{}'; b_keys := '{}';
         END IF;
         r := ledger_apply(p_kind[v_i], p_project[v_i], p_asset[v_i], p_from[v_i], p_to[v_i], p_amount[v_i], p_request[v_i],
-                          p_target[v_i], p_reference[v_i], p_metadata[v_i], p_expires_in[v_i], v_now, false);
+                          p_target[v_i], p_reference[v_i], p_metadata[v_i], p_expires_in[v_i], v_now, false,
+                          p_mature_in[v_i], p_mature_at[v_i]);
       ELSIF v_defer AND (r.tx_row).seq IS NOT NULL THEN -- moved (a replay answers 'ok' with no row)
         b_tx := b_tx || r.tx_row;
         IF p_request[v_i] IS NOT NULL THEN

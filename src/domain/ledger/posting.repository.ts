@@ -123,12 +123,21 @@ export class PostingRepository {
     const conditioned = !recording && legs.some(({ leg }) => leg.conditions?.length);
     if (conditioned) params.push(legs.map(({ leg }) => (leg.conditions?.length ? JSON.stringify(leg.conditions.map(conditionJson)) : null)));
     const arrays = `$1::text[], $2::int[], $3::uuid[], $4::uuid[], $5::uuid[], $6::bigint[], $7::text[], $8::int[], $9::uuid[], $10::text[], $11::json[], $12::int[]`;
+    // maturing holds (CONTRACT §26) only: every other batch sends the statement it always sent
+    const maturing = legs.some(({ leg }) => leg.matureIn !== undefined || leg.matureAt !== undefined);
+    let maturity = '';
+    if (maturing) {
+      const at = params.length + 1;
+      params.push(legs.map(({ leg }) => leg.matureIn ?? null), legs.map(({ leg }) => leg.matureAt?.toISOString() ?? null));
+      // by name for ledger_post, whose p_conditions comes first; webhook_post takes them after its calls
+      maturity = recording ? `, $${at}::int[], $${at + 1}::timestamptz[]` : `, p_mature_in => $${at}::int[], p_mature_at => $${at + 1}::timestamptz[]`;
+    }
     const rows = await this.db.query<RawPosting>(
       recording
-        ? `SELECT ${POSTING_COLUMNS} FROM webhook_post(${arrays}, $13::jsonb)`
-        : `SELECT ${POSTING_COLUMNS} FROM ledger_post(${arrays}${conditioned ? ', p_conditions => $13::jsonb[]' : ''})`,
+        ? `SELECT ${POSTING_COLUMNS} FROM webhook_post(${arrays}, $13::jsonb${maturity})`
+        : `SELECT ${POSTING_COLUMNS} FROM ledger_post(${arrays}${conditioned ? ', p_conditions => $13::jsonb[]' : ''}${maturity})`,
       params,
-      recording ? 'ledger_webhook_post' : conditioned ? 'ledger_post_conditioned' : 'ledger_post',
+      `${recording ? 'ledger_webhook_post' : conditioned ? 'ledger_post_conditioned' : 'ledger_post'}${maturing ? '_maturing' : ''}`,
     );
     const byIdx: PostingResult[] = new Array(legs.length);
     for (const row of rows) byIdx[row.idx - 1] = toPostingResult(row);
@@ -221,6 +230,7 @@ export const SQL_SAMPLES = sqlSamples({
     post: (r) => r.post([TRANSFER]),
     'post (with conditions)': (r) => r.post([{ ...TRANSFER, conditions: [{ walletId: SAMPLE.id, assetId: SAMPLE.id, fractions: 0, field: 'balance', op: 'lte', value: 1000n }] }]),
     'post (with a webhook call)': (r) => r.post([{ ...TRANSFER, call: { ownerId: SAMPLE.owner, flowId: 'reward', values: {}, message: 'rewarded' } }]),
+    'post (a maturing hold, CONTRACT §26)': (r) => r.post([{ ...TRANSFER, kind: 'hold', matureIn: 86_400 }]),
     'rolledBack (a dry run)': (r) => r.rolledBack(() => r.post([TRANSFER])),
   },
 });

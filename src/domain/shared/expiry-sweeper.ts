@@ -7,6 +7,8 @@ export interface SweepRound {
   expired: number;
   /** Holds past their expiry released (each wrote its `hold.expired`). */
   released: number;
+  /** Maturing holds settled at their time (CONTRACT §26: captured, refused or voided; each wrote its event). */
+  matured?: number;
   /** Wallets with due work left for a later round because another transaction held their lock. */
   skipped: number;
   /** The round took as many wallets or due items as it could: more may be due now. */
@@ -43,6 +45,8 @@ export interface ExpirySweeperStats {
   lastExpired: number;
   /** Holds this instance released (`hold.expired`) since start. */
   releasedTotal: number;
+  /** Maturing holds this instance settled at their time (CONTRACT §26) since start. */
+  maturedTotal: number;
   /** Largest delay from `expires_at` to the posting of its expiry in the last sweep that expired something. */
   lastLagMs: number | null;
   /** Duration of the last sweep. */
@@ -90,7 +94,7 @@ export class ExpirySweeper {
     private readonly logger: Logger,
     private readonly options: ExpirySweeperOptions,
   ) {
-    this.counters = { intervalMs: options.intervalMs, batchSize: options.batchSize, sweeps: 0, expiredTotal: 0, lastExpired: 0, releasedTotal: 0, lastLagMs: null, lastSweepMs: null, lastSweepAt: null };
+    this.counters = { intervalMs: options.intervalMs, batchSize: options.batchSize, sweeps: 0, expiredTotal: 0, lastExpired: 0, releasedTotal: 0, maturedTotal: 0, lastLagMs: null, lastSweepMs: null, lastSweepAt: null };
   }
 
   start(): void {
@@ -138,10 +142,11 @@ export class ExpirySweeper {
    * wallets are busy (the next sweep retries them soon). Each round that wrote events wakes the
    * numbering (`onCommit`). Returns the expiries posted, holds released and wallets left busy.
    */
-  async sweepOnce(): Promise<{ expired: number; released: number; skipped: number; maxLagMs: number | null }> {
+  async sweepOnce(): Promise<{ expired: number; released: number; matured: number; skipped: number; maxLagMs: number | null }> {
     const started = performance.now();
     let expired = 0;
     let released = 0;
+    let matured = 0;
     let skipped = 0;
     let maxLagMs: number | null = null;
     for (let round = 0; round < MAX_ROUNDS_PER_SWEEP; round++) {
@@ -151,11 +156,12 @@ export class ExpirySweeper {
         const result = await source.sweep(this.options.batchSize);
         expired += result.expired;
         released += result.released;
+        matured += result.matured ?? 0;
         skipped += result.skipped;
+        const progressed = result.expired + result.released + (result.matured ?? 0) > 0;
         // each half committed on its own: its events are numbered now, whatever the next half does
-        if (result.expired + result.released > 0) this.options.onCommit?.();
+        if (progressed) this.options.onCommit?.();
         if (result.maxLagMs !== null) maxLagMs = Math.max(maxLagMs ?? 0, result.maxLagMs);
-        const progressed = result.expired + result.released > 0;
         more ||= result.fullRound || (result.skipped > 0 && progressed);
       }
       if (this.closing || !more) break;
@@ -165,16 +171,17 @@ export class ExpirySweeper {
       sweeps: this.counters.sweeps + 1,
       expiredTotal: this.counters.expiredTotal + expired,
       releasedTotal: this.counters.releasedTotal + released,
+      maturedTotal: this.counters.maturedTotal + matured,
       lastExpired: expired,
       lastSweepMs: durationMs,
       lastSweepAt: new Date(),
       ...(maxLagMs !== null && { lastLagMs: maxLagMs }),
     });
-    if (expired > 0 || released > 0 || skipped > 0) {
+    if (expired > 0 || released > 0 || matured > 0 || skipped > 0) {
       const level = maxLagMs !== null && maxLagMs > LAG_WARNING_MS ? 'warn' : 'info';
-      this.logger[level]({ expired, released, skipped, maxLagMs, durationMs, batchSize: this.options.batchSize, intervalMs: this.options.intervalMs }, 'expiry sweep');
+      this.logger[level]({ expired, released, matured, skipped, maxLagMs, durationMs, batchSize: this.options.batchSize, intervalMs: this.options.intervalMs }, 'expiry sweep');
     }
-    return { expired, released, skipped, maxLagMs };
+    return { expired, released, matured, skipped, maxLagMs };
   }
 
   private schedule(delayMs = this.options.intervalMs): void {
@@ -188,7 +195,7 @@ export class ExpirySweeper {
       let next = Math.min(Math.max(this.pauseMs, intervalMs) * 2, Math.max(intervalMs, IDLE_MAX_MS));
       this.running = this.sweepOnce()
         .then((result) => {
-          if (result.expired + result.released > 0) next = intervalMs;
+          if (result.expired + result.released + result.matured > 0) next = intervalMs;
           if (result.skipped > 0) next = Math.min(intervalMs, BUSY_RETRY_MS);
         })
         .catch((err: unknown) => {

@@ -4,7 +4,7 @@ import { projectIdOf } from '../ids.js';
 import { DRY_RUN_ARG, IDEMPOTENCY_KEY_ARG, idempotent } from '../idempotency.js';
 import { keysetConnection, keysetOf, PageArgs } from '../paging.js';
 import { holdModel, transactionModel, type HoldModel, type TransactionModel } from '../presenters.js';
-import { DecimalScalar, JSONObjectScalar } from '../scalars.js';
+import { DateTimeScalar, DecimalScalar, JSONObjectScalar } from '../scalars.js';
 import { ConditionInput, CONDITIONS_DESCRIPTION } from '../inputs/condition.input.js';
 import type { Connection } from '../types/connection.js';
 import { HoldCaptureType, HoldConnection, HoldStatusEnum, HoldType } from '../types/hold.type.js';
@@ -42,13 +42,15 @@ export class HoldResolver {
     @Arg('to', { description: 'The receiver on capture: a wallet id or address in the project, not the sender.' }) to: string,
     @Arg('amount', () => DecimalScalar, { description: "Major units to reserve, > 0, with at most the asset's `fractions` decimals." }) amount: string | number,
     @Arg('expiresIn', () => Int, { nullable: true, description: 'Seconds until the hold expires if still pending, 1–2,592,000 (30 days); absent: never.' }) expiresIn: number | null,
+    @Arg('matureIn', () => Int, { nullable: true, description: 'A maturing hold (a pending credit): seconds, 60–31,536,000, after which it captures itself for its whole amount unless voided or captured first. Not with `expiresIn` or `matureAt`.' }) matureIn: number | null,
+    @Arg('matureAt', () => DateTimeScalar, { nullable: true, description: 'A maturing hold: the instant, at least 60 s ahead, at which it captures itself. Not with `expiresIn` or `matureIn`.' }) matureAt: Date | null,
     @Arg('reference', () => String, { nullable: true, description: 'Your own reference, 1–128 of A–Z a–z 0–9 . _ : / # -, unique per project among transactions and holds.' }) reference: string | null,
     @Arg('metadata', () => JSONObjectScalar, { nullable: true, description: 'Any JSON object of at most 4 KiB serialised; default {}.' }) metadata: Record<string, unknown> | null,
     @Arg('idempotencyKey', () => String, IDEMPOTENCY_KEY_ARG) idempotencyKey: string | null,
     @Arg('dryRun', () => Boolean, DRY_RUN_ARG) dryRun: boolean | null,
     @Ctx() ctx: GraphQLContext,
   ): Promise<HoldModel> {
-    const args = { projectId, currency, from, to, amount, expiresIn, reference, metadata };
+    const args = { projectId, currency, from, to, amount, expiresIn, matureIn, matureAt, reference, metadata };
     const options = { dryRun: dryRun === true };
     return idempotent(ctx, 'createHold', idempotencyKey, args, async () =>
       holdModel(await ctx.services.holds.create(ctx.principal, { ...args, projectId: projectIdOf(projectId) }, options)),

@@ -1,5 +1,5 @@
 import { getNamedType, GraphQLObjectType } from 'graphql';
-import { effectiveHeld, projectCurrencies } from '../../domain/ledger/ledger.sql.js';
+import { effectiveHeld, pendingIncoming, projectCurrencies } from '../../domain/ledger/ledger.sql.js';
 import { minorToDecimalSql } from '../../domain/money.js';
 import { unplannable, type Fields, type PlanContext } from './plan-context.js';
 import { isoTimeSql, jsonArraySql, jsonPlainStringSql, jsonTextSql, jsonValueSql } from './sql.js';
@@ -66,6 +66,8 @@ export function balancesSql(ctx: PlanContext, w: string, fields: Fields): string
         return jsonValueSql(minorToDecimalSql(`coalesce(b.amount - ${effectiveHeld('b')} + b.credit_limit, 0)`, 'c.fractions'));
       case 'creditLimit':
         return jsonValueSql(minorToDecimalSql('coalesce(b.credit_limit, 0)', 'c.fractions'));
+      case 'incoming': // pending holds to the wallet (CONTRACT §26), as HistoryRepository.balances reads it
+        return jsonValueSql(minorToDecimalSql(`coalesce(${pendingIncoming(`${w}.project_id`, `${w}.id`, 'c.id')}, 0)`, 'c.fractions'));
       default:
         return unplannable();
     }

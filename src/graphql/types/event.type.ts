@@ -9,7 +9,7 @@ import { connectionType } from './connection.js';
 export class LedgerEventType {
   @Field(() => ID, { description: "Also the `webhook-id` of its outbound deliveries." }) id!: string;
   @Field(() => Float, { description: 'Position of the event in its project: increases in commit order, with no reuse. An integer, typed Float because it may pass 2³¹.' }) seq!: number;
-  @Field(() => String, { description: 'What happened: transaction.posted, hold.created, hold.captured, hold.voided, hold.expired, wallet.status_changed, points.expired or balance.threshold_crossed (a balance monitor crossed).' }) type!: string;
+  @Field(() => String, { description: 'What happened: transaction.posted, hold.created, hold.captured, hold.voided, hold.expired, wallet.status_changed, points.expired, balance.threshold_crossed (a balance monitor crossed) or hold.maturity_refused (a maturing hold could not capture itself; `data` is {hold, code}). The data of a hold.captured carries `matured`.' }) type!: string;
   @Field(() => ID, { description: 'The id of the project the change happened in.' }) projectId!: number;
   @Field(() => JSONScalar, {
     description:

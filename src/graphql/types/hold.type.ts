@@ -39,6 +39,7 @@ export class HoldType {
   @Field(() => DecimalScalar, { description: 'The part captured, in major units: "0" unless CAPTURED.' }) capturedAmount!: string;
   @Field(() => ID, { nullable: true, description: "The id of the capture's transaction; null unless CAPTURED." }) transactionId!: string | null;
   @Field(() => DateTimeScalar, { nullable: true, description: 'When a pending hold expires; null: never.' }) expiresAt!: Date | string | null;
+  @Field(() => DateTimeScalar, { nullable: true, description: 'When a maturing hold (a pending credit) captures itself for its whole amount; null for an ordinary hold. Never set with `expiresAt`.' }) maturesAt!: Date | string | null;
   @Field(() => DateTimeScalar, { description: 'When the hold was created.' }) createdAt!: Date | string;
   @Field(() => DateTimeScalar, { description: 'When the hold last changed status (its creation, if never).' }) updatedAt!: Date | string;
   @Field(() => String, { nullable: true, description: "The caller's reference, unique per project among transactions and holds; null when none was given." }) reference!: string | null;

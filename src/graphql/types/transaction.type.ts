@@ -60,6 +60,11 @@ export class BalanceType {
     description: 'The credit line in this currency, in major units (0 without one): the balance may go down to −creditLimit (setCreditLine). Null on a balance read with `asOf`.',
   })
   creditLimit!: string | null;
+  @Field(() => DecimalScalar, {
+    nullable: true,
+    description: "In major units, the sum of the pending holds *to* the wallet in this currency (maturing or not): what it may receive; `balance`, `held` and `available` do not count it. Null on a balance read with `asOf`.",
+  })
+  incoming!: string | null;
 }
 
 @ObjectType('TransactionHistory', {

@@ -42,6 +42,8 @@ export interface GqlBalance {
   available: Decimal;
   /** The credit line (CONTRACT §28); selected by the wallet page only. */
   creditLimit?: Decimal;
+  /** Pending holds to the wallet (CONTRACT §26); selected on the wallet page only. */
+  incoming?: Decimal;
 }
 
 export type WalletTypeName = 'CUSTOMER' | 'SYSTEM';

@@ -1,5 +1,6 @@
-// One wallet: its balances (live, with its credit lines), status control, balance chart and
-// history, and the credit line, limits and balance monitors that apply to it.
+// One wallet: its balances (live, with its credit lines and `incoming`), status control, balance
+// chart and history, its pending points (wallet-pending.js), and the credit line, limits and
+// balance monitors that apply to it.
 import { ApiError, apiKey, errorText, gql, rest } from './api.js';
 import { balanceChart } from './chart.js';
 import { code, el, failure, heading, loading, time } from './dom.js';
@@ -9,9 +10,12 @@ import { BALANCE_FIELDS } from './view-wallets.js';
 import { limitsPanel } from './wallet-limits.js';
 import { monitorsPanel } from './wallet-monitors.js';
 import { creditPanel } from './wallet-credit.js';
+import { pendingPanel } from './wallet-pending.js';
 /** @import { Ctx, GqlBalance, GqlWalletWithHistory } from './types.js' */
 
 const STATUSES = ['active', 'suspended', 'closed'];
+/** The balance columns here: the list's, and the points pending to the wallet (CONTRACT §26). */
+const FIELDS = /** @type {const} */ ([...BALANCE_FIELDS, 'incoming']);
 
 /**
  * @param {HTMLElement} view
@@ -25,18 +29,25 @@ export function mount(view, ctx) {
   view.append(el('p', { class: 'crumbs' }, el('a', { href: '#/wallets' }, '← Wallets')), summary, extras, activity);
 
   let first = true;
+  /** @type {ReturnType<typeof pendingPanel> | null} */
+  let pending = null;
   async function load() {
     try {
       /** @type {{ wallet: GqlWalletWithHistory | null }} */
       const data = await gql(
-        `query($id: ID!) { wallet(id: $id) { id address type status createdAt balances { currency ${BALANCE_FIELDS.join(' ')} creditLimit }
+        `query($id: ID!) { wallet(id: $id) { id address type status createdAt balances { currency ${FIELDS.join(' ')} creditLimit }
            transactions(first: 100) { edges { node { id amount currency from to date balance } } } } }`,
         { id },
       );
       const wallet = data.wallet;
       if (!wallet) throw new ApiError('not_found', 'No wallet with this id in your projects.', {}, 404);
       draw(wallet);
-      if (first) extras.replaceChildren(creditPanel(ctx, wallet, load), limitsPanel(ctx, wallet), monitorsPanel(ctx, wallet));
+      if (first) {
+        pending = pendingPanel(ctx, wallet);
+        extras.replaceChildren(creditPanel(ctx, wallet, load), pending, limitsPanel(ctx, wallet), monitorsPanel(ctx, wallet));
+      } else {
+        await pending?.refresh(); // a change of the wallet (a hold to it created, captured or voided) moves its pending points
+      }
       first = false;
     } catch (error) {
       summary.replaceChildren(failure(error, 'The wallet'));
@@ -72,7 +83,7 @@ export function mount(view, ctx) {
         className: 'balances',
         columns: [
           { key: 'currency', label: 'Currency' },
-          ...BALANCE_FIELDS.map((f) => ({ key: f, label: f, num: true, value: (/** @type {GqlBalance} */ b) => Number(b[f]), render: (/** @type {GqlBalance} */ b) => b[f], field: () => f })),
+          ...FIELDS.map((f) => ({ key: f, label: f, num: true, value: (/** @type {GqlBalance} */ b) => Number(b[f] ?? 0), render: (/** @type {GqlBalance} */ b) => b[f] ?? '', field: () => f })),
           { key: 'creditLimit', label: 'credit line', num: true, value: (/** @type {GqlBalance} */ b) => Number(b.creditLimit ?? 0), render: (/** @type {GqlBalance} */ b) => b.creditLimit ?? '0', field: () => 'creditLimit' },
         ],
         rows: wallet.balances,

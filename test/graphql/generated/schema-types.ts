@@ -119,6 +119,8 @@ export type Balance = {
   expiring: Array<Lot>;
   /** In major units, what the wallet's pending, unexpired holds as sender reserve in this currency; null on a balance read with `asOf` (it describes the present). */
   held?: Maybe<Scalars['Decimal']['output']>;
+  /** In major units, the sum of the pending holds *to* the wallet in this currency (maturing or not): what it may receive; `balance`, `held` and `available` do not count it. Null on a balance read with `asOf`. */
+  incoming?: Maybe<Scalars['Decimal']['output']>;
 };
 
 
@@ -341,6 +343,8 @@ export type Hold = {
   from: Scalars['String']['output'];
   /** The hold's id (a UUID). */
   id: Scalars['ID']['output'];
+  /** When a maturing hold (a pending credit) captures itself for its whole amount; null for an ordinary hold. Never set with `expiresAt`. */
+  maturesAt?: Maybe<Scalars['DateTime']['output']>;
   /** The caller's metadata ({} when none was given). */
   metadata: Scalars['JSONObject']['output'];
   /** The id of the project the hold belongs to. */
@@ -410,7 +414,7 @@ export type LedgerEvent = {
   projectId: Scalars['ID']['output'];
   /** Position of the event in its project: increases in commit order, with no reuse. An integer, typed Float because it may pass 2³¹. */
   seq: Scalars['Float']['output'];
-  /** What happened: transaction.posted, hold.created, hold.captured, hold.voided, hold.expired, wallet.status_changed, points.expired or balance.threshold_crossed (a balance monitor crossed). */
+  /** What happened: transaction.posted, hold.created, hold.captured, hold.voided, hold.expired, wallet.status_changed, points.expired, balance.threshold_crossed (a balance monitor crossed) or hold.maturity_refused (a maturing hold could not capture itself; `data` is {hold, code}). The data of a hold.captured carries `matured`. */
   type: Scalars['String']['output'];
 };
 
@@ -649,6 +653,8 @@ export type MutationCreateHoldArgs = {
   expiresIn?: InputMaybe<Scalars['Int']['input']>;
   from: Scalars['String']['input'];
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  matureAt?: InputMaybe<Scalars['DateTime']['input']>;
+  matureIn?: InputMaybe<Scalars['Int']['input']>;
   metadata?: InputMaybe<Scalars['JSONObject']['input']>;
   projectId: Scalars['ID']['input'];
   reference?: InputMaybe<Scalars['String']['input']>;

@@ -36,7 +36,7 @@ const gqlTransaction = (tx: any) => ({
   reference: tx.reference,
   metadata: tx.metadata,
 });
-const gqlBalance = (b: any) => ({ ...b, balance: Number(b.balance), held: Number(b.held), available: Number(b.available), creditLimit: Number(b.creditLimit) });
+const gqlBalance = (b: any) => ({ ...b, balance: Number(b.balance), held: Number(b.held), available: Number(b.available), creditLimit: Number(b.creditLimit), incoming: Number(b.incoming) });
 
 describe('reads', () => {
   it('Wallet.transactions.totalCount: every transaction of the wallet, as the totals of GET /transactions (one batched statement)', async () => {

@@ -9,7 +9,7 @@ export interface GraphQLCase {
   variables?: Record<string, unknown>;
 }
 
-type GqlType = 'ID' | 'String' | 'Int' | 'Float' | 'Boolean' | 'JSONObject' | 'Decimal' | 'Enum';
+type GqlType = 'ID' | 'String' | 'Int' | 'Float' | 'Boolean' | 'JSONObject' | 'Decimal' | 'Enum' | 'DateTime';
 
 interface GqlField {
   path: string[];
@@ -49,6 +49,8 @@ function wrongGqlType(type: GqlType): fc.Arbitrary<unknown> {
       return fc.oneof(arrayish, hostileString, fc.integer(), fc.boolean());
     case 'Decimal':
       return fc.oneof(fc.boolean(), objectish, arrayish);
+    case 'DateTime':
+      return fc.oneof(fc.constantFrom('tomorrow', '2026-13-01T00:00:00Z', '', '2026-02-30T00:00:00Z'), fc.boolean(), objectish, arrayish);
     case 'Enum':
       return fc.oneof(fc.constantFrom('customer', 'active', 'Suspended', 'MINT', ''), hostileString, fc.integer(), fc.boolean());
   }
@@ -186,6 +188,20 @@ function mutations(t: FuzzTarget): MutationSpec[] {
         { path: ['expiresIn'], type: 'Int', required: false, invalid: fc.constantFrom(0, -1, 2_592_001) },
         { path: ['reference'], type: 'String', required: false, invalid: fc.constantFrom('', 'has space', 'r'.repeat(129)) },
         { path: ['metadata'], type: 'JSONObject', required: false, invalid: fc.constant({ big: 'x'.repeat(4 * 1024) }) },
+      ],
+    },
+    {
+      // a maturing hold (CONTRACT §26): matureIn in the valid request; matureAt, or expiresIn, beside it is refused
+      mutation: 'createHold',
+      signature: '$p: ID!, $currency: String!, $from: String!, $to: String!, $amount: Decimal!, $matureIn: Int, $matureAt: DateTime, $expiresIn: Int, $reference: String',
+      call: 'createHold(projectId: $p, currency: $currency, from: $from, to: $to, amount: $amount, matureIn: $matureIn, matureAt: $matureAt, expiresIn: $expiresIn, reference: $reference, idempotencyKey: $key) { id }',
+      base: { p: pid, currency: t.symbol, from: t.systemId, to: t.customerId, amount: '1', matureIn: 3600, reference: 'gql-fuzz-maturing' },
+      fields: [
+        projectId(['p']),
+        { ...amount, path: ['amount'] },
+        { path: ['matureIn'], type: 'Int', required: false, invalid: fc.constantFrom(0, -1, 59, 31_536_001) },
+        { path: ['matureAt'], type: 'DateTime', required: false, invalid: fc.constantFrom('2020-01-01T00:00:00Z', '2099-01-01T00:00:00Z', new Date(Date.now() + 3_600_000).toISOString()) },
+        { path: ['expiresIn'], type: 'Int', required: false, invalid: fc.constantFrom(1, 60, 2_592_000) },
       ],
     },
     {

@@ -272,6 +272,28 @@ function verbEndpoints(t: FuzzTarget, f: { projectId: FieldSpec; walletRef: (req
       ],
     },
     {
+      // a maturing hold (CONTRACT §26): matureIn in the valid request; matureAt or expiresIn beside it is refused
+      name: 'POST /holds (maturing)',
+      method: 'POST',
+      path: () => '/holds',
+      fields: {
+        amount: f.amount,
+        projectId: f.projectId,
+        matureIn: { type: 'integer', required: false, invalid: fc.oneof(fc.constantFrom(0, -1, 59, 31_536_001), fc.integer({ min: 31_536_001 })) },
+        matureAt: {
+          type: 'string',
+          required: false,
+          invalid: fc.oneof(
+            fc.constantFrom('2020-01-01T00:00:00Z', '2099-01-01T00:00:00', 'tomorrow', '', new Date(Date.now() + 3_600_000).toISOString()),
+            fc.date({ min: new Date('2000-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }).map((d) => d.toISOString()),
+          ),
+        },
+        expiresIn: { type: 'integer', required: false, invalid: fc.integer({ min: 1, max: 2_592_000 }) },
+        reference,
+      },
+      base: { ...f.transfer, matureIn: 3600, reference: 'fuzz-maturing' },
+    },
+    {
       name: 'POST /holds/{id}/capture',
       method: 'POST',
       path: (id = t.holds.restCapture) => `/holds/${id}/capture`,

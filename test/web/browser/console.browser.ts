@@ -169,6 +169,18 @@ describe('/console', () => {
     await page.getByRole('button', { name: 'Change status' }).click();
     await page.locator('#wallet dd[data-field="status"]').filter({ hasText: 'active' }).waitFor();
 
+    // alice's pending points (§26): a maturing credit appears live with `incoming`, and the operator voids it
+    await page.locator('#pending .notice-title', { hasText: 'No pending points' }).waitFor();
+    const pending = await t.request('POST', '/holds', { key, body: { projectId, amount: 7, currency: 'BEAN', from: 'treasury', to: 'alice', matureIn: 3600 } });
+    expect(pending.status).toBe(201);
+    const pendingRow = page.locator(`#pending tr[data-hold="${pending.body.hold.id}"]`);
+    await pendingRow.waitFor();
+    await page.locator('#wallet table.balances td[data-field="incoming"]').filter({ hasText: /^7$/ }).waitFor();
+    await pendingRow.getByRole('button', { name: 'Void the pending 7 BEAN from treasury' }).click();
+    await dialog(page, 'Void these pending points?').getByRole('button', { name: 'Void' }).click();
+    await page.locator('#pending .notice-title', { hasText: 'No pending points' }).waitFor();
+    expect((await t.request('GET', `/holds/${pending.body.hold.id}`, { key })).body.hold.status).toBe('voided');
+
     // alice's limits and monitors (§19, §20): add, see used and remaining, delete
     if (limitsOffered) {
       await page.locator('#limits .notice-title', { hasText: 'No limit applies' }).waitFor();
