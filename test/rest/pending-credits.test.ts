@@ -66,7 +66,7 @@ describe('incoming on balance entries', () => {
     const maturing = await expectStatus(create({ amount: 3.25, to: c.id, matureIn: 600 }), 201);
     const plain = await expectStatus(create({ amount: 1.5, to: c.id }), 201);
     const expiring = await expectStatus(create({ amount: 2, to: c.id, expiresIn: 600 }), 201);
-    const entry = { account: c.address, currency: p.symbol, balance: 0, held: 0, available: 0, incoming: 6.75 };
+    const entry = { account: c.address, currency: p.symbol, balance: 0, held: 0, available: 0, creditLimit: 0, incoming: 6.75 };
     expect((await expectStatus(t.request('GET', `/wallets/${c.id}`, { key: p.key }), 200)).balance).toEqual([entry]);
     expect((await expectStatus(t.request('GET', `/transactions?walletId=${c.id}`, { key: p.key }), 200)).balance).toEqual(entry);
     // an expired hold no longer counts, from the instant, whatever the sweeper has done

@@ -7,8 +7,9 @@ import { button, el, failure, flashLine, heading, loading, noProject, notice } f
 import { openForm } from './dialog.js';
 /** @import { Ctx, GqlGroup, GqlGroupBalance } from './types.js' */
 
+// 50 groups a level: with their subgroups and roll-ups, 100 would cost 12,203, past the GraphQL cost budget of 10,000
 const LEVEL = `query ($projectId: ID!, $parentId: ID) {
-  project(id: $projectId) { walletGroups(parentId: $parentId, first: 100) { totalCount edges { node {
+  project(id: $projectId) { walletGroups(parentId: $parentId, first: 50) { totalCount edges { node {
     id name balances { currency balance held available wallets }
     groups { id name balances { currency balance held available wallets } } } } } }
 }`;

@@ -268,7 +268,7 @@ describe('/console', () => {
     await page.getByRole('button', { name: 'Open Family' }).waitFor();
     await page.getByRole('button', { name: 'Move a wallet…' }).click();
     const moveForm = dialog(page, 'Move a wallet');
-    await moveForm.getByLabel('Wallet').fill('alice');
+    await moveForm.getByLabel('Wallet', { exact: true }).fill('alice');
     await moveForm.getByLabel('Into').selectOption({ label: 'Family' });
     await moveForm.getByRole('button', { name: 'Move a wallet' }).click();
     await page.locator('li[data-group] .roll-up').filter({ hasText: '1 wallet' }).waitFor();
