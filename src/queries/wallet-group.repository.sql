@@ -107,7 +107,7 @@ SELECT path::text[] AS path, wallets::text AS wallets FROM wallet_groups WHERE p
 WITH moves (group_id, sign) AS (SELECT g, -1 FROM unnest($2::uuid[]) g UNION ALL SELECT g, 1 FROM unnest($3::uuid[]) g),
        net AS (SELECT m.group_id, sum(m.sign)::integer AS sign FROM moves m GROUP BY m.group_id HAVING sum(m.sign) <> 0),
        counted AS (UPDATE wallet_groups g SET wallets = g.wallets + net.sign * $5::bigint FROM net WHERE g.project_id = $1 AND g.id = net.group_id RETURNING g.id),
-       source AS (SELECT b.asset_id, b.amount::numeric AS amount, b.held::numeric AS held, 1 AS holders FROM balances b WHERE b.wallet_id = $4)
+       source AS (SELECT b.asset_id, b.amount::numeric AS amount, b.held::numeric AS held, 1 AS holders FROM balances b WHERE b.project_id = $1 AND b.wallet_id = $4)
   INSERT INTO wallet_group_balances AS s (project_id, group_id, asset_id, amount, held, holders)
   SELECT $1, net.group_id, source.asset_id, net.sign * source.amount, net.sign * source.held, net.sign * source.holders
     FROM net CROSS JOIN source
@@ -138,7 +138,7 @@ SELECT path::text[] AS path, wallets::text AS wallets FROM wallet_groups WHERE p
 WITH moves (group_id, sign) AS (SELECT g, -1 FROM unnest($2::uuid[]) g UNION ALL SELECT g, 1 FROM unnest($3::uuid[]) g),
        net AS (SELECT m.group_id, sum(m.sign)::integer AS sign FROM moves m GROUP BY m.group_id HAVING sum(m.sign) <> 0),
        counted AS (UPDATE wallet_groups g SET wallets = g.wallets + net.sign * $5::bigint FROM net WHERE g.project_id = $1 AND g.id = net.group_id RETURNING g.id),
-       source AS (SELECT b.asset_id, b.amount::numeric AS amount, b.held::numeric AS held, 1 AS holders FROM balances b WHERE b.wallet_id = $4)
+       source AS (SELECT b.asset_id, b.amount::numeric AS amount, b.held::numeric AS held, 1 AS holders FROM balances b WHERE b.project_id = $1 AND b.wallet_id = $4)
   INSERT INTO wallet_group_balances AS s (project_id, group_id, asset_id, amount, held, holders)
   SELECT $1, net.group_id, source.asset_id, net.sign * source.amount, net.sign * source.held, net.sign * source.holders
     FROM net CROSS JOIN source

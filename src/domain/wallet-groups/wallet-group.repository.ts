@@ -33,7 +33,7 @@ const SHIFT = (source: string) => `
    ORDER BY net.group_id, source.asset_id
   ON CONFLICT (project_id, group_id, asset_id) DO UPDATE
     SET amount = s.amount + EXCLUDED.amount, held = s.held + EXCLUDED.held, holders = s.holders + EXCLUDED.holders`;
-const WALLET_SOURCE = `SELECT b.asset_id, b.amount::numeric AS amount, b.held::numeric AS held, 1 AS holders FROM balances b WHERE b.wallet_id = $4`;
+const WALLET_SOURCE = `SELECT b.asset_id, b.amount::numeric AS amount, b.held::numeric AS held, 1 AS holders FROM balances b WHERE b.project_id = $1 AND b.wallet_id = $4`;
 const GROUP_SOURCE = `SELECT b.asset_id, b.amount, b.held, b.holders FROM wallet_group_balances b WHERE b.project_id = $1 AND b.group_id = $4 AND b.holders > 0`;
 
 interface TreeRow {
